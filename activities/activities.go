@@ -1,0 +1,80 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// Error types of activity failures (not tool errors, which are results).
+const (
+	// ErrBadCall: the call cannot run (undecodable input); a retry cannot help.
+	ErrBadCall = "BadToolCall"
+	// ErrInfrastructure: the worker could not run the tool (disk, process start).
+	ErrInfrastructure = "ToolInfrastructure"
+)
+
+// Config holds what the tool activities need.
+type Config struct {
+	// StateDir holds per-session scratch space and persisted outputs; absolute.
+	StateDir string
+	// Logger receives the activities' logs; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Activities are the tool activities; register them with Register.
+type Activities struct {
+	cfg Config
+	log *slog.Logger
+}
+
+// New validates cfg and returns the activities.
+func New(cfg Config) (*Activities, error) {
+	if cfg.StateDir == "" || !filepath.IsAbs(cfg.StateDir) {
+		return nil, errors.New("activities: Config.StateDir must be an absolute directory")
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Activities{cfg: cfg, log: log}, nil
+}
+
+// Register registers every tool activity under its tool name, which is the activity
+// type the Turn workflow schedules.
+func (a *Activities) Register(r worker.ActivityRegistry) {
+	for name, fn := range map[string]func(context.Context, tool.Call) (tool.Output, error){
+		tool.BashName:     a.Bash,
+		tool.ReadName:     a.Read,
+		tool.WriteName:    a.Write,
+		tool.EditName:     a.Edit,
+		tool.GlobName:     a.Glob,
+		tool.GrepName:     a.Grep,
+		tool.WebFetchName: a.WebFetch,
+	} {
+		r.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
+	}
+}
+
+// errorOutput is a tool error the model sees.
+func errorOutput(format string, args ...any) (tool.Output, error) {
+	return tool.Output{Content: fmt.Sprintf(format, args...), IsError: true}, nil
+}
+
+// resolve makes p absolute against the working directory.
+func resolve(workdir, p string) string {
+	if p == "" {
+		return filepath.Clean(workdir)
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(workdir, p)
+}

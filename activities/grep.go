@@ -1,0 +1,129 @@
+package activities
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// Grep searches with ripgrep, as Claude Code does, so that its parameters, file
+// types and .gitignore handling mean exactly what the model expects.
+func (a *Activities) Grep(ctx context.Context, call tool.Call) (tool.Output, error) {
+	var in tool.GrepInput
+	if err := json.Unmarshal(call.Input, &in); err != nil {
+		return tool.Output{}, badCall(call, err)
+	}
+	rg, err := exec.LookPath("rg")
+	if err != nil {
+		return tool.Output{}, temporal.NewApplicationErrorWithOptions(
+			"grep: ripgrep (rg) is not on the worker's PATH; install it (Debian: apt-get install ripgrep)",
+			ErrInfrastructure, temporal.ApplicationErrorOptions{NonRetryable: true})
+	}
+	stop := keepAlive(ctx, nil)
+	defer stop()
+	res, err := runGroup(ctx, a.scratch(call), procSpec{path: rg, args: grepArgs(in, call.Workdir), dir: call.Workdir})
+	if err != nil {
+		if ctx.Err() != nil {
+			return tool.Output{}, ctx.Err()
+		}
+		return tool.Output{}, fmt.Errorf("grep: %w", err)
+	}
+	defer res.discard()
+	switch res.exitCode {
+	case 0:
+	case 1:
+		if in.OutputMode == "content" || in.OutputMode == "count" {
+			return tool.Output{Content: "No matches found"}, nil
+		}
+		return tool.Output{Content: "No files found"}, nil
+	default:
+		out, _ := a.sizeControl(call, res.output)
+		return errorOutput("Grep failed (rg exit %d): %s", res.exitCode, strings.TrimSpace(out.Content))
+	}
+	if in.HeadLimit != nil || in.OutputMode == "" || in.OutputMode == "files_with_matches" {
+		return a.grepHead(call, in, res)
+	}
+	return a.sizeControl(call, res.output)
+}
+
+// grepHead applies head_limit and the "Found N files" header, streaming the output so
+// that a million matches are never held in memory.
+func (a *Activities) grepHead(call tool.Call, in tool.GrepInput, res procResult) (tool.Output, error) {
+	limit := -1
+	if in.HeadLimit != nil {
+		limit = *in.HeadLimit
+	}
+	sc := bufio.NewScanner(res.output)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	var b strings.Builder
+	total := 0
+	for sc.Scan() {
+		if limit < 0 || total < limit {
+			if b.Len() < 1<<20 {
+				b.WriteString(sc.Text() + "\n")
+			}
+		}
+		total++
+	}
+	text := strings.TrimRight(b.String(), "\n")
+	if in.OutputMode == "" || in.OutputMode == "files_with_matches" {
+		text = fmt.Sprintf("Found %d file%s\n%s", total, plural(total), text)
+	}
+	if limit >= 0 && total > limit {
+		text += fmt.Sprintf("\n(showing the first %d of %d)", limit, total)
+	}
+	return tool.Output{Content: text}, nil
+}
+
+// grepArgs maps the Grep input onto rg flags.
+func grepArgs(in tool.GrepInput, workdir string) []string {
+	args := []string{"--no-config", "--color", "never", "--hidden", "--glob", "!.git", "--sort", "path", "--max-columns", "500"}
+	switch in.OutputMode {
+	case "content":
+		if in.LineNumbers {
+			args = append(args, "-n")
+		} else {
+			args = append(args, "--no-line-number")
+		}
+		for _, f := range []struct {
+			flag string
+			v    *int
+		}{{"-A", in.After}, {"-B", in.Before}, {"-C", in.Context}} {
+			if f.v != nil {
+				args = append(args, f.flag, strconv.Itoa(*f.v))
+			}
+		}
+	case "count":
+		args = append(args, "-c")
+	default:
+		args = append(args, "-l")
+	}
+	if in.CaseInsensitive {
+		args = append(args, "-i")
+	}
+	if in.Multiline {
+		args = append(args, "-U", "--multiline-dotall")
+	}
+	if in.Glob != "" {
+		args = append(args, "--glob", in.Glob)
+	}
+	if in.Type != "" {
+		args = append(args, "--type", in.Type)
+	}
+	return append(args, "--regexp", in.Pattern, "--", resolve(workdir, in.Path))
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

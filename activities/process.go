@@ -1,0 +1,128 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// killGrace is how long a process group has between SIGTERM and SIGKILL.
+const killGrace = 2 * time.Second
+
+// procSpec is a command to run in its own process group.
+type procSpec struct {
+	path    string
+	args    []string
+	dir     string
+	timeout time.Duration // 0: none
+	// progress, when set, is told of the output file so heartbeats can carry its tail.
+	progress *tailer
+}
+
+// procResult is how a process group ended. Output is in a file, not in memory, so a
+// command printing gigabytes costs disk, not worker memory.
+type procResult struct {
+	exitCode int
+	timedOut bool
+	output   *os.File // positioned at 0; the caller closes and removes it
+	pid      int
+}
+
+// runGroup runs spec in a new process group with stdout and stderr going to one file
+// in scratch. On cancellation or timeout the whole group is killed, and after the
+// leader exits any background children left in the group are killed too: a tool
+// never leaves orphans behind. On cancellation it returns ctx.Err().
+func runGroup(ctx context.Context, scratch string, spec procSpec) (procResult, error) {
+	if err := os.MkdirAll(scratch, 0o700); err != nil {
+		return procResult{}, fmt.Errorf("process: scratch dir: %w", err)
+	}
+	out, err := os.CreateTemp(scratch, "output-*")
+	if err != nil {
+		return procResult{}, fmt.Errorf("process: output file: %w", err)
+	}
+	fail := func(err error) (procResult, error) {
+		out.Close()
+		os.Remove(out.Name())
+		return procResult{}, err
+	}
+	cmd := exec.Command(spec.path, spec.args...)
+	cmd.Dir = spec.dir
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return fail(fmt.Errorf("process: start %s: %w", filepath.Base(spec.path), err))
+	}
+	pgid := cmd.Process.Pid
+	if spec.progress != nil {
+		spec.progress.follow(out.Name())
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+	var timeout <-chan time.Time
+	if spec.timeout > 0 {
+		t := time.NewTimer(spec.timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	res := procResult{pid: pgid}
+	var waitErr error
+	select {
+	case waitErr = <-exited:
+	case <-ctx.Done():
+		waitErr = stopGroup(pgid, exited)
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		return fail(ctx.Err())
+	case <-timeout:
+		res.timedOut = true
+		waitErr = stopGroup(pgid, exited)
+	}
+	syscall.Kill(-pgid, syscall.SIGKILL) // background children of the command
+	res.exitCode = exitCode(waitErr)
+	if _, err := out.Seek(0, io.SeekStart); err != nil {
+		return fail(fmt.Errorf("process: rewind output: %w", err))
+	}
+	res.output = out
+	return res, nil
+}
+
+// stopGroup sends SIGTERM to the group, then SIGKILL after the grace period, and
+// returns once the leader has exited.
+func stopGroup(pgid int, exited <-chan error) error {
+	syscall.Kill(-pgid, syscall.SIGTERM)
+	select {
+	case err := <-exited:
+		return err
+	case <-time.After(killGrace):
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		return <-exited
+	}
+}
+
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return 128 + int(ws.Signal())
+		}
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+// discard closes and removes a finished process's output file.
+func (r procResult) discard() {
+	if r.output != nil {
+		r.output.Close()
+		os.Remove(r.output.Name())
+	}
+}

@@ -1,0 +1,160 @@
+package budget
+
+import (
+	"iter"
+	"strings"
+)
+
+// Roles and block types the budget distinguishes. Other values are carried through
+// untouched.
+const (
+	// RoleUser is the role of messages whose tool_result blocks are budgeted.
+	RoleUser = "user"
+	// RoleAssistant is the only role that separates two wire-level user messages.
+	RoleAssistant = "assistant"
+
+	// BlockText is a plain text content block.
+	BlockText = "text"
+	// BlockToolUse is a tool call of the assistant.
+	BlockToolUse = "tool_use"
+	// BlockToolResult is the answer to a tool_use; the only budgeted block type.
+	BlockToolResult = "tool_result"
+)
+
+// PersistedOutputTag opens every result that the per-result threshold (§4.1, §4.2)
+// already persisted. Such a result is already a short preview of a file on disk:
+// replacing it would persist the preview instead of the output, so, as in Claude
+// Code, it is neither counted nor replaced.
+const PersistedOutputTag = "<persisted-output>"
+
+// Message is one conversation message, in the order the model sees them. Only the
+// tool_result blocks of user messages are budgeted.
+type Message struct {
+	Role   string  `json:"role"`
+	Blocks []Block `json:"blocks"`
+}
+
+// Block is one content block of a message. Its JSON names are snake_case, as in the
+// Anthropic wire format and package tool.
+type Block struct {
+	Type      string `json:"type"`
+	ToolUseID string `json:"tool_use_id,omitempty"`
+	Text      string `json:"text,omitempty"`
+	IsError   bool   `json:"is_error,omitempty"`
+}
+
+// isCandidate reports whether the budget governs b. Enforce and Reconstruct must agree
+// on it exactly, or a reconstructed state would judge results the original froze.
+func isCandidate(b Block) bool {
+	return b.Type == BlockToolResult && !strings.HasPrefix(b.Text, PersistedOutputTag)
+}
+
+// candidate is one tool_use id in one group. The id, not the block, is the unit of
+// judgement: should an id repeat, all of its blocks share one fate, so a second Enforce
+// cannot find an unjudged copy of something it already judged.
+type candidate struct {
+	id    string
+	text  string // the first block's text: what the stub describes
+	size  int    // bytes of all its blocks in the group
+	count int    // how many blocks carry the id in the group
+}
+
+// groups holds the candidates of every wire-level user message in one slice, so a
+// call allocates a handful of times however long the conversation is.
+type groups struct {
+	cands []candidate
+	ends  []int // group i is cands[ends[i-1]:ends[i]]
+}
+
+// all yields each group's candidates, in arrival order.
+func (g groups) all() iter.Seq[[]candidate] {
+	return func(yield func([]candidate) bool) {
+		start := 0
+		for _, end := range g.ends {
+			if !yield(g.cands[start:end]) {
+				return
+			}
+			start = end
+		}
+	}
+}
+
+// collectGroups returns the candidates of each wire-level user message. The Anthropic
+// API takes alternating roles, so consecutive user messages reach the model as one
+// message (Claude Code merges them in normalizeMessagesForAPI): they must share one
+// budget, or N parallel results sent as N messages would each pass alone and together
+// blow it. Only an assistant message starts a new group; other roles are not sent as
+// messages of their own.
+func collectGroups(messages []Message) groups {
+	var c collector
+	for _, m := range messages {
+		switch m.Role {
+		case RoleAssistant:
+			c.flush()
+		case RoleUser:
+			for _, b := range m.Blocks {
+				if isCandidate(b) {
+					c.add(b)
+				}
+			}
+		}
+	}
+	c.flush()
+	return c.groups
+}
+
+// linearScanMax is the group size up to which finding a repeated id by scanning beats
+// hashing; parallel tool calls rarely come in larger numbers.
+const linearScanMax = 32
+
+// collector builds groups, merging the blocks of an id that repeats within a group.
+type collector struct {
+	groups
+	start   int            // first candidate of the current group
+	index   map[string]int // id -> candidate, once the group outgrows a scan
+	indexed bool
+}
+
+func (c *collector) add(b Block) {
+	cur := c.cands[c.start:]
+	if !c.indexed && len(cur) > linearScanMax {
+		if c.index == nil {
+			c.index = make(map[string]int, 2*len(cur))
+		}
+		for i, x := range cur {
+			c.index[x.id] = c.start + i
+		}
+		c.indexed = true
+	}
+	at, found := -1, false
+	if c.indexed {
+		at, found = c.index[b.ToolUseID]
+	} else {
+		for i := range cur {
+			if cur[i].id == b.ToolUseID {
+				at, found = c.start+i, true
+				break
+			}
+		}
+	}
+	if found {
+		c.cands[at].size += len(b.Text)
+		c.cands[at].count++
+		return
+	}
+	if c.indexed {
+		c.index[b.ToolUseID] = len(c.cands)
+	}
+	c.cands = append(c.cands, candidate{id: b.ToolUseID, text: b.Text, size: len(b.Text), count: 1})
+}
+
+func (c *collector) flush() {
+	if len(c.cands) > c.start {
+		c.ends = append(c.ends, len(c.cands))
+		c.start = len(c.cands)
+	}
+	if c.indexed {
+		clear(c.index)
+		c.indexed = false
+	}
+}

@@ -1,0 +1,229 @@
+package persistence
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"unicode/utf8"
+)
+
+// Config configures an FS.
+type Config struct {
+	// StateDir is the absolute directory under which sessions keep their tool results.
+	// It need not exist yet; it is created on the first write.
+	StateDir string
+}
+
+// FS is the filesystem Store: <StateDir>/<session>/tool-results/<tool_use_id>.txt.
+// It is safe for concurrent use, including by several processes sharing StateDir.
+type FS struct {
+	dir string
+}
+
+// headLen is how much of an output's start is kept to build its preview: the preview
+// itself plus enough to see whether a rune straddles the cut.
+const headLen = PreviewSizeBytes + utf8.UTFMax
+
+// writeBufferSize coalesces the small writes of line-buffered commands; it is the
+// "one buffer" on top of the threshold in the SpillWriter memory bound.
+const writeBufferSize = 32 << 10
+
+// NewFS returns an FS rooted at cfg.StateDir, which must be absolute so that the paths
+// handed to the model do not depend on the worker's working directory.
+func NewFS(cfg Config) (*FS, error) {
+	if cfg.StateDir == "" {
+		return nil, errors.New("persist: state dir is empty")
+	}
+	if !filepath.IsAbs(cfg.StateDir) {
+		return nil, fmt.Errorf("persist: state dir %q is not absolute", cfg.StateDir)
+	}
+	return &FS{dir: filepath.Clean(cfg.StateDir)}, nil
+}
+
+// Path returns where the result of toolUseID in session is (or would be) stored.
+func (s *FS) Path(session, toolUseID string, structured bool) (string, error) {
+	if err := ValidateName("session id", session); err != nil {
+		return "", err
+	}
+	if err := ValidateName("tool_use_id", toolUseID); err != nil {
+		return "", err
+	}
+	ext := ".txt"
+	if structured {
+		ext = ".json"
+	}
+	return filepath.Join(s.dir, session, "tool-results", toolUseID+ext), nil
+}
+
+// Persist implements Store.
+func (s *FS) Persist(session, toolUseID string, content []byte, structured bool) (Persisted, error) {
+	w, err := s.Create(session, toolUseID, structured)
+	if err != nil {
+		return Persisted{}, err
+	}
+	if _, err := w.Write(content); err != nil {
+		_ = w.Abort()
+		return Persisted{}, err
+	}
+	return w.Commit()
+}
+
+// Create implements Store. Output goes to a temp file next to the final name and is
+// hard-linked into place on Commit: a link cannot replace an existing file, so the
+// first complete result wins, and the final name never refers to a partial file.
+func (s *FS) Create(session, toolUseID string, structured bool) (Writer, error) {
+	path, err := s.Path(session, toolUseID, structured)
+	if err != nil {
+		return nil, err
+	}
+	// Skip writing a possibly huge output that Commit would throw away.
+	if _, err := os.Lstat(path); err == nil {
+		return &existingWriter{path: path, structured: structured}, nil
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("persist: create directory: %w", err)
+	}
+	// The temp name cannot collide with a final name: final names end in .txt/.json.
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("persist: create temp file: %w", err)
+	}
+	return &fileWriter{
+		f:          f,
+		bw:         bufio.NewWriterSize(f, writeBufferSize),
+		path:       path,
+		structured: structured,
+	}, nil
+}
+
+// fileWriter streams into a temp file and links it into place on Commit.
+type fileWriter struct {
+	f          *os.File
+	bw         *bufio.Writer
+	path       string
+	structured bool
+	head       []byte
+	size       int64
+	closed     bool
+}
+
+func (w *fileWriter) Write(p []byte) (int, error) {
+	if w.closed {
+		return 0, errors.New("persist: write after commit or abort")
+	}
+	if room := headLen - len(w.head); room > 0 {
+		w.head = append(w.head, p[:min(room, len(p))]...)
+	}
+	n, err := w.bw.Write(p)
+	w.size += int64(n)
+	if err != nil {
+		return n, fmt.Errorf("persist: write %s: %w", w.f.Name(), err)
+	}
+	return n, nil
+}
+
+func (w *fileWriter) Commit() (Persisted, error) {
+	if w.closed {
+		return Persisted{}, errors.New("persist: commit after commit or abort")
+	}
+	w.closed = true
+	tmp := w.f.Name()
+	// The remove is best effort: a stray temp file is never mistaken for a result.
+	defer os.Remove(tmp)
+	if err := w.bw.Flush(); err != nil {
+		w.f.Close()
+		return Persisted{}, fmt.Errorf("persist: write %s: %w", tmp, err)
+	}
+	// Sync before linking: the name must not become visible before the data is durable.
+	if err := w.f.Sync(); err != nil {
+		w.f.Close()
+		return Persisted{}, fmt.Errorf("persist: sync %s: %w", tmp, err)
+	}
+	if err := w.f.Close(); err != nil {
+		return Persisted{}, fmt.Errorf("persist: close %s: %w", tmp, err)
+	}
+	if err := os.Link(tmp, w.path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return describeExisting(w.path, w.structured)
+		}
+		return Persisted{}, fmt.Errorf("persist: %w", err)
+	}
+	// The activity reports the path as done, so the new name must survive a crash too.
+	if err := syncDir(filepath.Dir(w.path)); err != nil {
+		return Persisted{}, err
+	}
+	preview, hasMore := previewHead(w.head, w.size, PreviewSizeBytes)
+	return Persisted{
+		Path: w.path, Size: w.size, Structured: w.structured,
+		Preview: preview, HasMore: hasMore,
+	}, nil
+}
+
+func (w *fileWriter) Abort() error {
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	w.f.Close()
+	if err := os.Remove(w.f.Name()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("persist: remove temp file: %w", err)
+	}
+	return nil
+}
+
+// existingWriter stands in when the result was stored before Create: writes are
+// dropped and Commit describes the stored file.
+type existingWriter struct {
+	path       string
+	structured bool
+}
+
+func (w *existingWriter) Write(p []byte) (int, error) { return len(p), nil }
+func (w *existingWriter) Abort() error                { return nil }
+func (w *existingWriter) Commit() (Persisted, error) {
+	return describeExisting(w.path, w.structured)
+}
+
+// describeExisting builds the description from the file rather than from the
+// discarded content, so every attempt hands the model the same stub for the same id.
+func describeExisting(path string, structured bool) (Persisted, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Persisted{}, fmt.Errorf("persist: open existing result: %w", err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return Persisted{}, fmt.Errorf("persist: stat existing result: %w", err)
+	}
+	if !info.Mode().IsRegular() {
+		return Persisted{}, fmt.Errorf("persist: existing result %s is not a regular file", path)
+	}
+	head := make([]byte, min(int64(headLen), info.Size()))
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return Persisted{}, fmt.Errorf("persist: read existing result: %w", err)
+	}
+	preview, hasMore := previewHead(head[:n], info.Size(), PreviewSizeBytes)
+	return Persisted{
+		Path: path, Size: info.Size(), Structured: structured,
+		Preview: preview, HasMore: hasMore, Existed: true,
+	}, nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("persist: sync directory: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("persist: sync directory: %w", err)
+	}
+	return nil
+}

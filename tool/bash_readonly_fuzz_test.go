@@ -1,0 +1,122 @@
+package tool
+
+import (
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// fuzzWritePrograms are programs that write whatever their arguments; the
+// fuzz oracle keeps its own list rather than trusting the classifier's.
+var fuzzWritePrograms = map[string]bool{
+	"rm": true, "mv": true, "cp": true, "tee": true, "touch": true, "mkdir": true, "rmdir": true,
+	"chmod": true, "chown": true, "chgrp": true, "dd": true, "ln": true, "truncate": true,
+	"shred": true, "install": true, "unlink": true, "patch": true,
+}
+
+// mustNotBeReadOnly is the fuzz oracle: it reports why command, as parsed,
+// cannot be read-only (a write program, a program off the allowlist, a
+// computed program name, a redirect to a file, a parse error), or "" when it
+// has no such obvious reason. It only looks at plain literal words, where
+// quote removal cannot disagree with the classifier.
+func mustNotBeReadOnly(command string) string {
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+	if err != nil {
+		return "parse error"
+	}
+	why := ""
+	syntax.Walk(file, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CallExpr:
+			if len(n.Args) == 0 {
+				break
+			}
+			name, plain := fuzzPlainLit(n.Args[0])
+			for _, p := range n.Args[0].Parts {
+				switch p.(type) {
+				case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
+					why = "computed program name"
+				}
+			}
+			if !plain {
+				break
+			}
+			if i := strings.LastIndexByte(name, '/'); i >= 0 {
+				switch name[:i] {
+				case "/bin", "/usr/bin", "/usr/local/bin":
+					name = name[i+1:]
+				default:
+					why = "program by path " + name
+				}
+			}
+			if fuzzWritePrograms[name] {
+				why = "write program " + name
+			} else if _, ok := readOnlyPrograms[name]; !ok {
+				why = "program off the allowlist " + name
+			}
+		case *syntax.Redirect:
+			switch n.Op {
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
+				target, plain := fuzzPlainLit(n.Word)
+				if !plain && len(n.Word.Parts) == 1 {
+					break // quoted: leave it to the table tests
+				}
+				switch target {
+				case "/dev/null", "/dev/stdout", "/dev/stderr":
+				default:
+					why = "redirect to a file " + target
+				}
+			}
+		}
+		return true
+	})
+	return why
+}
+
+// fuzzPlainLit returns the word when it is a single unquoted literal with no
+// escapes or brace lists, whose value is then its source text.
+func fuzzPlainLit(w *syntax.Word) (string, bool) {
+	if w == nil || len(w.Parts) != 1 {
+		return "", false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	if !ok || strings.ContainsAny(l.Value, `\{`) {
+		return "", false
+	}
+	return l.Value, true
+}
+
+func FuzzIsReadOnlyBash(f *testing.F) {
+	for _, c := range readOnlyBashCommands {
+		f.Add(c)
+	}
+	for c := range notReadOnlyBashCommands {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, command string) {
+		reason := classifyBash(command) // not ClassifyBash: a panic must fail the test
+		readOnly := IsReadOnlyBash(command)
+		if readOnly != (reason == "") {
+			t.Fatalf("IsReadOnlyBash(%q) = %v but classifyBash reason is %q", command, readOnly, reason)
+		}
+		if why := mustNotBeReadOnly(command); why != "" && readOnly {
+			t.Fatalf("IsReadOnlyBash(%q) = true despite %s", command, why)
+		}
+	})
+}
+
+// TestReadOnlyFuzzOracle keeps the fuzz oracle honest: it must have nothing
+// against the commands the table calls read-only, and must catch plain writes.
+func TestReadOnlyFuzzOracle(t *testing.T) {
+	for _, cmd := range readOnlyBashCommands {
+		if why := mustNotBeReadOnly(cmd); why != "" {
+			t.Errorf("oracle rejects read-only %q: %s", cmd, why)
+		}
+	}
+	for _, cmd := range []string{"rm x", "ls > f", "ls >> f", "foo", "$X a", "/tmp/ls", "echo $(touch f)", "ls |"} {
+		if mustNotBeReadOnly(cmd) == "" {
+			t.Errorf("oracle accepts %q", cmd)
+		}
+	}
+}

@@ -1,0 +1,78 @@
+package tool
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Block is one tool_use content block of an assistant message, as the model streamed
+// it. Input stays raw JSON so that the schema check sees exactly what the model sent.
+type Block struct {
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+}
+
+// Result is one tool_result content block of the user message that answers a turn.
+type Result struct {
+	ToolUseID string `json:"tool_use_id"`
+	Content   string `json:"content"`
+	IsError   bool   `json:"is_error"`
+}
+
+// MaxIDLen bounds tool_use ids: they name files on disk and workflow ids.
+const MaxIDLen = 200
+
+// CheckBlock reports why a block is malformed, or nil. A malformed block cannot even
+// be tracked (no id to answer to), unlike an unknown tool or a bad input, which are
+// answered with an error result.
+func CheckBlock(b Block) error {
+	if b.ID == "" {
+		return fmt.Errorf("tool_use block has no id")
+	}
+	if len(b.ID) > MaxIDLen {
+		return fmt.Errorf("tool_use id is %d bytes long; at most %d are allowed", len(b.ID), MaxIDLen)
+	}
+	if strings.ContainsAny(b.ID, "/\\\x00") || b.ID == "." || b.ID == ".." {
+		return fmt.Errorf("tool_use id %q contains a path separator, NUL or is a dot name", b.ID)
+	}
+	if b.Name == "" {
+		return fmt.Errorf("tool_use block %q has no name", b.ID)
+	}
+	if len(b.Input) == 0 {
+		return nil // a missing input is answered by the schema check, not rejected here
+	}
+	if !json.Valid(b.Input) {
+		return fmt.Errorf("tool_use block %q: input is not valid JSON", b.ID)
+	}
+	return nil
+}
+
+// ErrorResult builds an is_error tool_result for id.
+func ErrorResult(id, content string) Result {
+	return Result{ToolUseID: id, Content: content, IsError: true}
+}
+
+// Describe names a call for people and for the sibling-cancel message, as Claude Code
+// does: the tool name and its main argument, shortened to 40 characters.
+func Describe(b Block) string {
+	var fields struct {
+		Command  string `json:"command"`
+		FilePath string `json:"file_path"`
+		Pattern  string `json:"pattern"`
+		URL      string `json:"url"`
+	}
+	_ = json.Unmarshal(b.Input, &fields) // a bad input still gets a name
+	summary := fields.Command
+	for _, s := range []string{fields.FilePath, fields.Pattern, fields.URL} {
+		if summary == "" {
+			summary = s
+		}
+	}
+	summary = strings.Join(strings.Fields(summary), " ")
+	if r := []rune(summary); len(r) > 40 {
+		summary = string(r[:40]) + "…"
+	}
+	return fmt.Sprintf("%s(%s)", b.Name, summary)
+}

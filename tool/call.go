@@ -1,0 +1,57 @@
+package tool
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// Call is what a tool activity receives: the block plus the turn context it needs.
+// It is a workflow-to-activity payload, so it carries references, never file content.
+type Call struct {
+	SessionID string          `json:"session_id"`
+	ToolUseID string          `json:"tool_use_id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	// Workdir is the tools' working directory: Bash runs there, relative paths
+	// resolve there.
+	Workdir string `json:"workdir"`
+	// ReadFiles are the files read in this session so far; Edit and Write refuse to
+	// change an existing file that is not among them, as Claude Code does.
+	ReadFiles []string `json:"read_files,omitempty"`
+}
+
+// Output is what a tool activity returns: the model-facing content and the changes
+// the call makes to the turn context, applied when the result is yielded.
+type Output struct {
+	Content  string    `json:"content"`
+	IsError  bool      `json:"is_error"`
+	Modifier *Modifier `json:"modifier,omitempty"`
+}
+
+// Modifier is a context modifier: a change a tool result makes to the turn context.
+type Modifier struct {
+	// ReadFiles are files this call read or wrote, which later Edit/Write calls may
+	// change. They are facts about the files, so they apply from every tool, safe or
+	// not, like Claude Code's shared readFileState.
+	ReadFiles []string `json:"read_files,omitempty"`
+}
+
+// Context is the turn context that modifiers change.
+type Context struct {
+	ReadFiles []string `json:"read_files,omitempty"`
+}
+
+// Apply returns ctx changed by m. Paths stay sorted and unique so that the context
+// (which travels in workflow payloads) is deterministic.
+func (ctx Context) Apply(m *Modifier) Context {
+	if m == nil || len(m.ReadFiles) == 0 {
+		return ctx
+	}
+	files := slices.Clone(ctx.ReadFiles)
+	for _, f := range m.ReadFiles {
+		if i, found := slices.BinarySearch(files, f); !found {
+			files = slices.Insert(files, i, f)
+		}
+	}
+	return Context{ReadFiles: files}
+}

@@ -1,0 +1,137 @@
+package tool
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// InterruptBehavior says what happens to an executing tool when the user sends a new
+// message: "cancel" stops it, "block" lets it finish while the message waits.
+type InterruptBehavior string
+
+// The interrupt behaviours of SPEC §3.7.
+const (
+	InterruptCancel InterruptBehavior = "cancel"
+	InterruptBlock  InterruptBehavior = "block"
+)
+
+// Unlimited is the maxResultSizeChars of a tool whose results are never persisted
+// (Read: persisting a Read result would make the model Read the persisted file).
+const Unlimited = math.MaxInt
+
+// Definition is one tool. Its methods are pure so workflow code can call them.
+type Definition struct {
+	// Name is the tool name the model uses (Claude Code's vocabulary).
+	Name string
+	// MaxResultSizeChars is the declared persistence threshold; Unlimited exempts.
+	MaxResultSizeChars int
+	// Interrupt is the behaviour on a user interrupt; empty means block.
+	Interrupt InterruptBehavior
+	// ReadOnly says whether a call can be retried after a lost worker; nil means never.
+	ReadOnly func(input json.RawMessage) bool
+	// Check runs the tool-specific checks of validateInput after the schema passed.
+	Check func(input json.RawMessage) error
+
+	schema *jsonschema.Schema
+}
+
+// InputValidationError is the error-result prefix of SPEC §3.8 for inputs that fail
+// the schema or the tool's own checks.
+const InputValidationError = "InputValidationError"
+
+// ValidateInput runs the schema and the tool's own checks, and returns an error whose
+// text is fit for the model.
+func (d *Definition) ValidateInput(input json.RawMessage) error {
+	if len(input) == 0 {
+		input = json.RawMessage("{}")
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(input))
+	if err != nil {
+		return fmt.Errorf("%s: input is not valid JSON: %v", InputValidationError, err)
+	}
+	if err := d.schema.Validate(v); err != nil {
+		return fmt.Errorf("%s: %s", InputValidationError, schemaMessage(err))
+	}
+	if d.Check != nil {
+		if err := d.Check(input); err != nil {
+			return fmt.Errorf("%s: %v", InputValidationError, err)
+		}
+	}
+	return nil
+}
+
+// IsConcurrencySafe decides whether a call may run beside others. It fails closed: an
+// input that fails validation, or a check that panics, is not safe.
+func (d *Definition) IsConcurrencySafe(input json.RawMessage) (safe bool) {
+	defer func() {
+		if recover() != nil {
+			safe = false
+		}
+	}()
+	if d.ValidateInput(input) != nil || d.ReadOnly == nil {
+		return false
+	}
+	return d.ReadOnly(input)
+}
+
+// InterruptBehavior returns what an interrupt does to a running call of this tool.
+func (d *Definition) InterruptBehavior() InterruptBehavior {
+	if d.Interrupt == "" {
+		return InterruptBlock
+	}
+	return d.Interrupt
+}
+
+// Retryable reports whether a call may be run again after its worker was lost: only
+// calls that cannot have side effects.
+func (d *Definition) Retryable(input json.RawMessage) bool {
+	return d.IsConcurrencySafe(input)
+}
+
+var englishPrinter = message.NewPrinter(language.English)
+
+// schemaMessage flattens the validator's error tree into one line for the model.
+func schemaMessage(err error) string {
+	ve, ok := err.(*jsonschema.ValidationError)
+	if !ok {
+		return err.Error()
+	}
+	var parts []string
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			loc := "/" + strings.Join(e.InstanceLocation, "/")
+			parts = append(parts, fmt.Sprintf("at %s: %s", loc, e.ErrorKind.LocalizedString(englishPrinter)))
+			return
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return strings.Join(parts, "; ")
+}
+
+func mustCompile(name, schema string) *jsonschema.Schema {
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(schema))
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: schema is not JSON: %v", name, err))
+	}
+	c := jsonschema.NewCompiler()
+	url := "toolpipe:///" + name + ".json"
+	if err := c.AddResource(url, doc); err != nil {
+		panic(fmt.Sprintf("tool %s: %v", name, err))
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: schema does not compile: %v", name, err))
+	}
+	return s
+}

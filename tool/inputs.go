@@ -1,0 +1,60 @@
+package tool
+
+// The typed inputs of the tools. Their JSON field names are Claude Code's; the schemas
+// in schemas.go are the authority on what is accepted.
+
+// BashInput is the input of Bash.
+type BashInput struct {
+	Command     string `json:"command"`
+	TimeoutMs   int    `json:"timeout,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+// ReadInput is the input of Read.
+type ReadInput struct {
+	FilePath string `json:"file_path"`
+	Offset   int    `json:"offset,omitempty"`
+	Limit    int    `json:"limit,omitempty"`
+}
+
+// WriteInput is the input of Write.
+type WriteInput struct {
+	FilePath string `json:"file_path"`
+	Content  string `json:"content"`
+}
+
+// EditInput is the input of Edit.
+type EditInput struct {
+	FilePath   string `json:"file_path"`
+	OldString  string `json:"old_string"`
+	NewString  string `json:"new_string"`
+	ReplaceAll bool   `json:"replace_all,omitempty"`
+}
+
+// GlobInput is the input of Glob.
+type GlobInput struct {
+	Pattern string `json:"pattern"`
+	Path    string `json:"path,omitempty"`
+}
+
+// GrepInput is the input of Grep (ripgrep's parameters).
+type GrepInput struct {
+	Pattern         string `json:"pattern"`
+	Path            string `json:"path,omitempty"`
+	Glob            string `json:"glob,omitempty"`
+	Type            string `json:"type,omitempty"`
+	OutputMode      string `json:"output_mode,omitempty"`
+	CaseInsensitive bool   `json:"-i,omitempty"`
+	LineNumbers     bool   `json:"-n,omitempty"`
+	After           *int   `json:"-A,omitempty"`
+	Before          *int   `json:"-B,omitempty"`
+	Context         *int   `json:"-C,omitempty"`
+	HeadLimit       *int   `json:"head_limit,omitempty"`
+	Multiline       bool   `json:"multiline,omitempty"`
+}
+
+// WebFetchInput is the input of WebFetch.
+type WebFetchInput struct {
+	URL    string `json:"url"`
+	Prompt string `json:"prompt"`
+}

@@ -1,0 +1,151 @@
+package workflows
+
+import (
+	"fmt"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/toolpipe/toolpipe/scheduler"
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// turn is the state of one running Turn workflow. Every field is rebuilt on replay
+// from the same events, which is what makes the executor durable.
+type turn struct {
+	in      TurnInput
+	opts    TurnOptions
+	tracker *scheduler.Tracker
+	context tool.Context
+	emitted []tool.Result
+	closed  bool
+
+	// siblingCtx parents every tool's context; cancelling it is the Bash cascade.
+	// It is a child of the workflow context, so the turn itself is never cancelled.
+	siblingCtx    workflow.Context
+	cancelSibling workflow.CancelFunc
+	// cancels stops one tool (an interrupt), keyed by tool_use id.
+	cancels map[string]workflow.CancelFunc
+}
+
+// Turn runs the tool calls of one assistant turn with Claude Code's streaming
+// executor semantics (SPEC §3) and returns every result in arrival order.
+func Turn(ctx workflow.Context, in TurnInput) (TurnResult, error) {
+	t := &turn{
+		in:      in,
+		opts:    in.Options.withDefaults(),
+		tracker: scheduler.New(),
+		context: in.Context,
+		cancels: map[string]workflow.CancelFunc{},
+	}
+	t.siblingCtx, t.cancelSibling = workflow.WithCancel(ctx)
+	if err := t.register(ctx); err != nil {
+		return TurnResult{}, err
+	}
+	if err := validateBlocks(t.tracker, in.Blocks); err != nil {
+		return TurnResult{}, temporal.NewApplicationErrorWithOptions(
+			fmt.Sprintf("turn: %v", err), ErrBadTurnInput, temporal.ApplicationErrorOptions{NonRetryable: true})
+	}
+	t.add(in.Blocks)
+	t.closed = in.CloseIntake
+
+	if err := workflow.Await(ctx, func() bool { return t.finished() && workflow.AllHandlersFinished(ctx) }); err != nil {
+		return TurnResult{}, fmt.Errorf("turn: %w", err)
+	}
+	return TurnResult{Results: t.emitted, Context: t.context}, nil
+}
+
+// finished: the intake is closed and every tool has been yielded.
+func (t *turn) finished() bool { return t.closed && t.tracker.Done() }
+
+// add tracks new blocks and schedules what can run.
+func (t *turn) add(blocks []tool.Block) {
+	for _, b := range blocks {
+		if _, err := t.tracker.Add(b); err != nil {
+			panic(err) // validateBlocks ran first: a duplicate here is a bug
+		}
+	}
+	t.pump()
+}
+
+// pump yields what is in order, then starts what the queue scan allows, until
+// nothing more changes. Yielding first matters: a non-safe tool starts only when
+// everything before it has completed, and it must see their context modifiers.
+func (t *turn) pump() {
+	for {
+		t.yield()
+		started := t.tracker.Scan()
+		if len(started) == 0 {
+			break
+		}
+		immediate := false
+		for _, x := range started {
+			if t.start(x) {
+				immediate = true
+			}
+		}
+		if !immediate {
+			break
+		}
+	}
+	t.yield()
+}
+
+// yield hands completed results over in arrival order and applies their modifiers.
+func (t *turn) yield() {
+	for _, x := range t.tracker.Yield() {
+		t.context = t.context.Apply(x.Modifier)
+		t.emitted = append(t.emitted, *x.Result)
+	}
+}
+
+// complete records a tool's outcome; a Bash error cancels the siblings' scope.
+func (t *turn) complete(id string, r tool.Result, m *tool.Modifier) {
+	delete(t.cancels, id)
+	cascade, err := t.tracker.Complete(id, r, m)
+	if err != nil {
+		panic(err)
+	}
+	if cascade {
+		t.cancelSibling()
+	}
+	t.pump()
+}
+
+// cancelled records a tool stopped by the cascade or an interrupt.
+func (t *turn) cancelled(id string) {
+	delete(t.cancels, id)
+	if err := t.tracker.Cancelled(id); err != nil {
+		panic(err)
+	}
+	t.pump()
+}
+
+// interrupt stops the executing tools whose behaviour is cancel.
+func (t *turn) interrupt() {
+	for _, x := range t.tracker.Interrupt() {
+		if cancel, ok := t.cancels[x.Block.ID]; ok {
+			cancel()
+		}
+	}
+	t.pump()
+}
+
+// validateBlocks rejects blocks that cannot be tracked: malformed, duplicate ids, or
+// too many for one turn.
+func validateBlocks(tr *scheduler.Tracker, blocks []tool.Block) error {
+	if len(tr.Tools())+len(blocks) > MaxToolsPerTurn {
+		return fmt.Errorf("a turn holds at most %d tool calls; this one would have %d", MaxToolsPerTurn, len(tr.Tools())+len(blocks))
+	}
+	seen := map[string]bool{}
+	for _, b := range blocks {
+		if err := tool.CheckBlock(b); err != nil {
+			return err
+		}
+		if seen[b.ID] || tr.Has(b.ID) {
+			return fmt.Errorf("duplicate tool_use id %q", b.ID)
+		}
+		seen[b.ID] = true
+	}
+	return nil
+}

@@ -1,0 +1,107 @@
+package workflows
+
+import (
+	"time"
+
+	"github.com/toolpipe/toolpipe/scheduler"
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// The names a client uses to talk to a running Turn.
+const (
+	// TurnWorkflowName is the workflow type of one assistant turn.
+	TurnWorkflowName = "Turn"
+	// AddBlocksUpdate hands streamed tool_use blocks to the running turn.
+	AddBlocksUpdate = "AddBlocks"
+	// CloseIntakeUpdate says the assistant message has ended: no more blocks come.
+	CloseIntakeUpdate = "CloseIntake"
+	// CollectUpdate returns the results yielded since a cursor, waiting for some.
+	CollectUpdate = "Collect"
+	// InterruptSignal is the user's new message arriving during the turn (SPEC §3.7).
+	InterruptSignal = "Interrupt"
+	// StateQuery returns every tool's state and whether the turn is interruptible.
+	StateQuery = "State"
+)
+
+// Error types of the Turn workflow's failures.
+const (
+	// ErrBadTurnInput: the start input cannot be run; retrying cannot help.
+	ErrBadTurnInput = "BadTurnInput"
+)
+
+// MaxToolsPerTurn bounds one turn so that its history and state stay bounded.
+const MaxToolsPerTurn = 2000
+
+// TurnInput starts a Turn.
+type TurnInput struct {
+	// SessionID groups turns: persisted outputs live under it.
+	SessionID string `json:"session_id"`
+	// Workdir is the tools' working directory.
+	Workdir string `json:"workdir"`
+	// Blocks are tool_use blocks known at start (all of them, when CloseIntake).
+	Blocks []tool.Block `json:"blocks,omitempty"`
+	// CloseIntake says Blocks is the whole message: the turn ends when they are done.
+	CloseIntake bool `json:"close_intake,omitempty"`
+	// Context is the turn context carried over from earlier turns.
+	Context tool.Context `json:"context"`
+	// Options tune timeouts and retries; zero values take the defaults.
+	Options TurnOptions `json:"options"`
+}
+
+// TurnOptions tune how tools run.
+type TurnOptions struct {
+	// HeartbeatTimeout is how long a silent tool activity counts as alive; it bounds
+	// how fast a lost worker is noticed. Default 20s.
+	HeartbeatTimeout time.Duration `json:"heartbeat_timeout,omitempty"`
+	// SafeAttempts is how many times a read-only tool is tried. Default 3.
+	SafeAttempts int32 `json:"safe_attempts,omitempty"`
+}
+
+func (o TurnOptions) withDefaults() TurnOptions {
+	if o.HeartbeatTimeout <= 0 {
+		o.HeartbeatTimeout = 20 * time.Second
+	}
+	if o.SafeAttempts <= 0 {
+		o.SafeAttempts = 3
+	}
+	return o
+}
+
+// TurnResult is the workflow result: every tool_result in arrival order, and the turn
+// context after all modifiers were applied.
+type TurnResult struct {
+	Results []tool.Result `json:"results"`
+	Context tool.Context  `json:"context"`
+}
+
+// CollectRequest asks for the results yielded from index From on.
+type CollectRequest struct {
+	From int `json:"from"`
+}
+
+// CollectResponse carries newly yielded results; Next is the cursor for the next call
+// and Done says the turn has yielded everything it will.
+type CollectResponse struct {
+	Results []tool.Result `json:"results"`
+	Next    int           `json:"next"`
+	Done    bool          `json:"done"`
+}
+
+// ToolState is one tool as the State query shows it.
+type ToolState struct {
+	ID          string                 `json:"id"`
+	Name        string                 `json:"name"`
+	Description string                 `json:"description"`
+	Status      scheduler.Status       `json:"status"`
+	Safe        bool                   `json:"safe"`
+	Interrupt   tool.InterruptBehavior `json:"interrupt"`
+	IsError     bool                   `json:"is_error,omitempty"`
+}
+
+// TurnState is the State query's answer.
+type TurnState struct {
+	Tools         []ToolState `json:"tools"`
+	Interruptible bool        `json:"interruptible"`
+	IntakeClosed  bool        `json:"intake_closed"`
+	Errored       bool        `json:"errored"`
+}

@@ -1,0 +1,129 @@
+package workflows
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/toolpipe/toolpipe/scheduler"
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// LostWorkerMessage is the result of a tool with possible side effects whose worker
+// died while it ran: it is not run again, since it may have partially run (SPEC §6).
+const LostWorkerMessage = "interrupted: the worker running this tool was lost; it may have partially run"
+
+// bashTimeoutMargin is how long past its own timeout a Bash activity may take to kill
+// its process group and report, before Temporal gives up on it.
+const bashTimeoutMargin = time.Minute
+
+// defaultToolTimeout bounds every other tool activity.
+const defaultToolTimeout = 10 * time.Minute
+
+// start runs the pipeline of SPEC §3.8 for a tool the scan marked executing. It
+// reports whether the tool completed at once (an invalid input), which calls for
+// another scan.
+func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
+	def, _ := tool.Lookup(x.Block.Name) // known: unknown tools never execute
+	id := x.Block.ID
+	if err := def.ValidateInput(x.Block.Input); err != nil {
+		t.completeNow(id, tool.ErrorResult(id, err.Error()))
+		return true
+	}
+	call := tool.Call{
+		SessionID: t.in.SessionID, ToolUseID: id, Name: x.Block.Name,
+		Input: x.Block.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles,
+	}
+	retryable := def.Retryable(x.Block.Input)
+	ctx, cancel := workflow.WithCancel(t.siblingCtx)
+	t.cancels[id] = cancel
+	ctx = workflow.WithActivityOptions(ctx, t.activityOptions(x.Block, retryable))
+	fut := workflow.ExecuteActivity(ctx, x.Block.Name, call)
+	workflow.Go(ctx, func(gctx workflow.Context) {
+		var out tool.Output
+		// The future is read with a disconnected context so that a cancelled tool
+		// still waits for its activity to acknowledge (WaitForCancellation): the
+		// process group is gone before the synthetic result is reported.
+		waitCtx, _ := workflow.NewDisconnectedContext(gctx)
+		err := fut.Get(waitCtx, &out)
+		switch {
+		case err == nil:
+			t.complete(id, tool.Result{ToolUseID: id, Content: out.Content, IsError: out.IsError}, out.Modifier)
+		case temporal.IsCanceledError(err):
+			t.cancelled(id)
+		case !retryable && isLostWorker(err):
+			t.complete(id, tool.ErrorResult(id, LostWorkerMessage), nil)
+		default:
+			t.complete(id, tool.ErrorResult(id, "Error: "+failureMessage(err)), nil)
+		}
+	})
+	return false
+}
+
+// completeNow completes a tool inside a scan without re-entering pump.
+func (t *turn) completeNow(id string, r tool.Result) {
+	if _, err := t.tracker.Complete(id, r, nil); err != nil {
+		panic(err)
+	}
+}
+
+// activityOptions: read-only tools are retried; tools that may have side effects
+// run at most once, so a lost worker surfaces as LostWorkerMessage.
+func (t *turn) activityOptions(b tool.Block, retryable bool) workflow.ActivityOptions {
+	timeout := defaultToolTimeout
+	if b.Name == tool.BashName {
+		var in tool.BashInput
+		_ = json.Unmarshal(b.Input, &in) // validated before
+		ms := in.TimeoutMs
+		if ms <= 0 {
+			ms = tool.BashDefaultTimeoutMs
+		}
+		timeout = time.Duration(ms)*time.Millisecond + bashTimeoutMargin
+	}
+	attempts := int32(1)
+	if retryable {
+		attempts = t.opts.SafeAttempts
+	}
+	return workflow.ActivityOptions{
+		StartToCloseTimeout: timeout,
+		HeartbeatTimeout:    t.opts.HeartbeatTimeout,
+		WaitForCancellation: true,
+		Summary:             summary(b),
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval:    time.Second,
+			BackoffCoefficient: 2,
+			MaximumAttempts:    attempts,
+		},
+	}
+}
+
+// summary is the activity's one-line title in the Temporal UI ("Bash: npm test").
+func summary(b tool.Block) string {
+	d := tool.Describe(b)
+	if len(d) > len(b.Name)+2 {
+		return b.Name + ": " + d[len(b.Name)+1:len(d)-1]
+	}
+	return b.Name
+}
+
+// isLostWorker: the activity stopped heartbeating or overran, i.e. its worker died.
+func isLostWorker(err error) bool {
+	var te *temporal.TimeoutError
+	return errors.As(err, &te)
+}
+
+// failureMessage unwraps the activity error to the cause a model can act on.
+func failureMessage(err error) string {
+	var ae *temporal.ApplicationError
+	if errors.As(err, &ae) {
+		return ae.Message()
+	}
+	var ae2 *temporal.ActivityError
+	if errors.As(err, &ae2) && errors.Unwrap(ae2) != nil {
+		return errors.Unwrap(ae2).Error()
+	}
+	return err.Error()
+}
