@@ -56,4 +56,3 @@ func (t *tailer) progress() any {
 	}
 	return Progress{LastLine: text, Bytes: st.Size()}
 }
-

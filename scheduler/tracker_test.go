@@ -18,7 +18,9 @@ func block(id, name string, input any) tool.Block {
 	return tool.Block{ID: id, Name: name, Input: raw}
 }
 
-func read(id string) tool.Block { return block(id, tool.ReadName, map[string]any{"file_path": "/tmp/" + id}) }
+func read(id string) tool.Block {
+	return block(id, tool.ReadName, map[string]any{"file_path": "/tmp/" + id})
+}
 func edit(id string) tool.Block {
 	return block(id, tool.EditName, map[string]any{"file_path": "/tmp/" + id, "old_string": "a", "new_string": "b"})
 }
