@@ -1,0 +1,140 @@
+package activities
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestReadNumberedOffsetLimit(t *testing.T) {
+	a, dir := newActs(t), t.TempDir()
+	p := filepath.Join(dir, "f.txt")
+	write(t, p, "one\ntwo\nthree\nfour\n")
+	out, _ := a.Read(context.Background(), call(t, tool.ReadName, dir, map[string]any{"file_path": p, "offset": 2, "limit": 2}))
+	if out.IsError || out.Content != "     2\ttwo\n     3\tthree\n" {
+		t.Fatalf("%q", out.Content)
+	}
+	if out.Modifier == nil || len(out.Modifier.ReadFiles) != 1 || out.Modifier.ReadFiles[0] != p {
+		t.Fatalf("modifier %+v", out.Modifier)
+	}
+	long := strings.Repeat("x", 3000)
+	write(t, p, long+"\n")
+	out, _ = a.Read(context.Background(), call(t, tool.ReadName, dir, map[string]any{"file_path": p}))
+	if !strings.HasPrefix(out.Content, "     1\t"+strings.Repeat("x", 2000)+"… [line truncated]") {
+		t.Fatalf("long line not cut: %d chars", len(out.Content))
+	}
+	var many strings.Builder
+	for i := 1; i <= 2500; i++ {
+		fmt.Fprintf(&many, "line %d\n", i)
+	}
+	write(t, p, many.String())
+	out, _ = a.Read(context.Background(), call(t, tool.ReadName, dir, map[string]any{"file_path": p}))
+	if n := strings.Count(out.Content, "\n"); n != 2000 {
+		t.Fatalf("default limit: %d lines", n)
+	}
+}
+
+func TestReadRefusesBinaryAndMissing(t *testing.T) {
+	a, dir := newActs(t), t.TempDir()
+	p := filepath.Join(dir, "b.bin")
+	write(t, p, "ELF\x00\x01\x02")
+	if out, _ := a.Read(context.Background(), call(t, tool.ReadName, dir, map[string]any{"file_path": p})); !out.IsError || !strings.Contains(out.Content, "binary") {
+		t.Fatalf("binary: %+v", out)
+	}
+	if out, _ := a.Read(context.Background(), call(t, tool.ReadName, dir, map[string]any{"file_path": p + ".nope"})); !out.IsError || !strings.Contains(out.Content, "does not exist") {
+		t.Fatalf("missing: %+v", out)
+	}
+}
+
+func TestWriteAndEditRequireRead(t *testing.T) {
+	a, dir := newActs(t), t.TempDir()
+	p := filepath.Join(dir, "sub", "f.go")
+	ctx := context.Background()
+	out, _ := a.Write(ctx, call(t, tool.WriteName, dir, map[string]any{"file_path": p, "content": "a a b\n"}))
+	if out.IsError || !strings.Contains(out.Content, "created") {
+		t.Fatalf("create: %+v", out)
+	}
+	// Overwriting or editing an existing file that was never read is refused.
+	if out, _ := a.Write(ctx, call(t, tool.WriteName, dir, map[string]any{"file_path": p, "content": "x"})); !out.IsError || out.Content != NotReadMessage {
+		t.Fatalf("overwrite unread: %+v", out)
+	}
+	edit := func(old, new string, all bool) tool.Output {
+		out, err := a.Edit(ctx, call(t, tool.EditName, dir, map[string]any{"file_path": p, "old_string": old, "new_string": new, "replace_all": all}, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if out, _ := a.Edit(ctx, call(t, tool.EditName, dir, map[string]any{"file_path": p, "old_string": "b", "new_string": "c"})); !out.IsError || out.Content != NotReadMessage {
+		t.Fatalf("edit unread: %+v", out)
+	}
+	if out := edit("a", "z", false); !out.IsError || !strings.Contains(out.Content, "Found 2 matches") {
+		t.Fatalf("ambiguous edit: %+v", out)
+	}
+	if out := edit("q", "z", false); !out.IsError || !strings.Contains(out.Content, "not found") {
+		t.Fatalf("missing string: %+v", out)
+	}
+	if out := edit("b", "c", false); out.IsError {
+		t.Fatalf("unique edit: %+v", out)
+	}
+	if out := edit("a", "z", true); out.IsError {
+		t.Fatalf("replace_all: %+v", out)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "z z c\n" {
+		t.Fatalf("file is %q", b)
+	}
+}
+
+func TestGlobNewestFirst(t *testing.T) {
+	a, dir := newActs(t), t.TempDir()
+	old, mid, newest := filepath.Join(dir, "a.go"), filepath.Join(dir, "x", "b.go"), filepath.Join(dir, "x", "y", "c.go")
+	for i, p := range []string{old, mid, newest} {
+		write(t, p, "package x\n")
+		ts := time.Unix(1_700_000_000+int64(i)*100, 0)
+		os.Chtimes(p, ts, ts)
+	}
+	write(t, filepath.Join(dir, "skip.txt"), "")
+	out, _ := a.Glob(context.Background(), call(t, tool.GlobName, dir, map[string]any{"pattern": "**/*.go"}))
+	if want := strings.Join([]string{newest, mid, old}, "\n"); out.Content != want {
+		t.Fatalf("glob:\n%s\nwant:\n%s", out.Content, want)
+	}
+}
+
+func TestGrepModesAndGitignore(t *testing.T) {
+	a, dir := newActs(t), t.TempDir()
+	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
+	write(t, filepath.Join(dir, ".gitignore"), "ignored/\n")
+	write(t, filepath.Join(dir, "a.txt"), "hello\nTODO one\n")
+	write(t, filepath.Join(dir, "b.txt"), "TODO two\nTODO three\n")
+	write(t, filepath.Join(dir, "ignored", "c.txt"), "TODO hidden\n")
+	ctx := context.Background()
+	out, _ := a.Grep(ctx, call(t, tool.GrepName, dir, map[string]any{"pattern": "TODO"}))
+	want := fmt.Sprintf("Found 2 files\n%s\n%s", filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt"))
+	if out.IsError || out.Content != want {
+		t.Fatalf("files_with_matches:\n%s", out.Content)
+	}
+	out, _ = a.Grep(ctx, call(t, tool.GrepName, dir, map[string]any{"pattern": "todo", "-i": true, "-n": true, "output_mode": "content", "path": "b.txt"}))
+	if out.Content != "1:TODO two\n2:TODO three\n" {
+		t.Fatalf("content: %q", out.Content)
+	}
+	out, _ = a.Grep(ctx, call(t, tool.GrepName, dir, map[string]any{"pattern": "nothing-here"}))
+	if out.IsError || out.Content != "No files found" {
+		t.Fatalf("no match: %+v", out)
+	}
+}

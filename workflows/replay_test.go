@@ -1,0 +1,75 @@
+package workflows_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	historypb "go.temporal.io/api/history/v1"
+	sdkworker "go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+const turnHistory = "testdata/turn_history.json"
+
+// TestTurnReplay replays a recorded Turn history (streamed blocks, a Bash error
+// cascade, an unknown tool, an Edit after a Read) against the current code: a change
+// that would break running turns fails here. Record it again with
+// TOOLPIPE_RECORD_HISTORY=1 only for a deliberate, versioned change.
+func TestTurnReplay(t *testing.T) {
+	if os.Getenv("TOOLPIPE_RECORD_HISTORY") == "1" {
+		recordTurnHistory(t)
+	}
+	r := sdkworker.NewWorkflowReplayer()
+	r.RegisterWorkflowWithOptions(workflows.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName})
+	if err := r.ReplayWorkflowHistoryFromJSONFile(nil, turnHistory); err != nil {
+		t.Fatalf("replay of %s: %v", turnHistory, err)
+	}
+}
+
+func recordTurnHistory(t *testing.T) {
+	h := realHarness(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(file, []byte("draft\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := h.start(workflows.TurnInput{Workdir: dir, Blocks: []tool.Block{
+		{ID: "r1", Name: tool.ReadName, Input: raw(map[string]any{"file_path": file})},
+		bashB("b1", "ls"),
+	}})
+	h.mustUpdate(run, workflows.AddBlocksUpdate, []tool.Block{
+		{ID: "e1", Name: tool.EditName, Input: raw(map[string]any{"file_path": file, "old_string": "draft", "new_string": "final"})},
+		{ID: "u1", Name: "Nope", Input: raw(map[string]any{})},
+		bashB("b2", "ls /not-there"),
+		bashB("b3", "echo never"),
+	})
+	h.mustUpdate(run, workflows.CloseIntakeUpdate)
+	h.result(run)
+	iter := h.c.GetWorkflowHistory(testenv.Context(t), run.GetID(), run.GetRunID(), false, 0)
+	var hist historypb.History
+	for iter.HasNext() {
+		ev, err := iter.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		hist.Events = append(hist.Events, ev)
+	}
+	b, err := protojson.MarshalOptions{Indent: "  "}.Marshal(&hist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(turnHistory, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("recorded %d events to %s", len(hist.Events), turnHistory)
+}
+
