@@ -69,4 +69,3 @@ func readPid(t *testing.T, path string) int {
 	})
 	return pid
 }
-

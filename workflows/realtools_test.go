@@ -131,4 +131,3 @@ func TestContextModifiersReadThenEdit(t *testing.T) {
 		t.Errorf("final context %v", got)
 	}
 }
-

@@ -72,4 +72,3 @@ func recordTurnHistory(t *testing.T) {
 	}
 	t.Logf("recorded %d events to %s", len(hist.Events), turnHistory)
 }
-
