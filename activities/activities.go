@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/worker"
 
+	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -27,12 +28,17 @@ type Config struct {
 	StateDir string
 	// Logger receives the activities' logs; nil means slog.Default().
 	Logger *slog.Logger
+	// Store keeps outputs over their threshold; nil means files under StateDir.
+	Store persistence.Store
+	// Overrides are the operator's per-tool thresholds; nil means none.
+	Overrides Overrides
 }
 
 // Activities are the tool activities; register them with Register.
 type Activities struct {
-	cfg Config
-	log *slog.Logger
+	cfg   Config
+	log   *slog.Logger
+	store persistence.Store
 }
 
 // New validates cfg and returns the activities.
@@ -44,7 +50,15 @@ func New(cfg Config) (*Activities, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Activities{cfg: cfg, log: log}, nil
+	store := cfg.Store
+	if store == nil {
+		fs, err := persistence.NewFS(persistence.Config{StateDir: cfg.StateDir})
+		if err != nil {
+			return nil, fmt.Errorf("activities: %w", err)
+		}
+		store = fs
+	}
+	return &Activities{cfg: cfg, log: log, store: store}, nil
 }
 
 // Register registers every tool activity under its tool name, which is the activity
@@ -52,14 +66,26 @@ func New(cfg Config) (*Activities, error) {
 func (a *Activities) Register(r worker.ActivityRegistry) {
 	for name, fn := range map[string]func(context.Context, tool.Call) (tool.Output, error){
 		tool.BashName:     a.Bash,
-		tool.ReadName:     a.Read,
-		tool.WriteName:    a.Write,
-		tool.EditName:     a.Edit,
-		tool.GlobName:     a.Glob,
+		tool.ReadName:     a.limited(a.Read),
+		tool.WriteName:    a.limited(a.Write),
+		tool.EditName:     a.limited(a.Edit),
+		tool.GlobName:     a.limited(a.Glob),
 		tool.GrepName:     a.Grep,
-		tool.WebFetchName: a.WebFetch,
+		tool.WebFetchName: a.limited(a.WebFetch),
 	} {
 		r.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
+	}
+}
+
+// limited applies size control to a tool that builds its output in memory (Bash and
+// Grep stream theirs through sizeControl instead).
+func (a *Activities) limited(fn func(context.Context, tool.Call) (tool.Output, error)) func(context.Context, tool.Call) (tool.Output, error) {
+	return func(ctx context.Context, call tool.Call) (tool.Output, error) {
+		out, err := fn(ctx, call)
+		if err != nil {
+			return out, err
+		}
+		return a.limit(call, out), nil
 	}
 }
 

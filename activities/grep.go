@@ -5,12 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os/exec"
 	"strconv"
 	"strings"
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -54,33 +56,44 @@ func (a *Activities) Grep(ctx context.Context, call tool.Call) (tool.Output, err
 	return a.sizeControl(call, res.output)
 }
 
-// grepHead applies head_limit and the "Found N files" header, streaming the output so
-// that a million matches are never held in memory.
+// grepHead applies head_limit and the "Found N files" header. It streams the output
+// twice (count, then copy) through size control, so that a million matches are never
+// held in memory.
 func (a *Activities) grepHead(call tool.Call, in tool.GrepInput, res procResult) (tool.Output, error) {
-	limit := -1
-	if in.HeadLimit != nil {
-		limit = *in.HeadLimit
-	}
+	total := 0
 	sc := bufio.NewScanner(res.output)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	var b strings.Builder
-	total := 0
 	for sc.Scan() {
-		if limit < 0 || total < limit {
-			if b.Len() < 1<<20 {
-				b.WriteString(sc.Text() + "\n")
-			}
-		}
 		total++
 	}
-	text := strings.TrimRight(b.String(), "\n")
+	if _, err := res.output.Seek(0, io.SeekStart); err != nil {
+		return tool.Output{}, fmt.Errorf("grep: rewind: %w", err)
+	}
+	limit := total
+	if in.HeadLimit != nil {
+		limit = min(*in.HeadLimit, total)
+	}
+	sw := persistence.NewSpillWriter(a.store, safeName(call.SessionID), call.ToolUseID, false, a.threshold(call.Name))
 	if in.OutputMode == "" || in.OutputMode == "files_with_matches" {
-		text = fmt.Sprintf("Found %d file%s\n%s", total, plural(total), text)
+		fmt.Fprintf(sw, "Found %d file%s\n", total, plural(total))
 	}
-	if limit >= 0 && total > limit {
-		text += fmt.Sprintf("\n(showing the first %d of %d)", limit, total)
+	sc = bufio.NewScanner(res.output)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for n := 0; n < limit && sc.Scan(); n++ {
+		if n > 0 {
+			sw.Write([]byte{'\n'})
+		}
+		sw.Write(sc.Bytes())
 	}
-	return tool.Output{Content: text}, nil
+	if limit < total {
+		fmt.Fprintf(sw, "\n(showing the first %d of %d)", limit, total)
+	}
+	out, err := sw.Finish()
+	if err != nil {
+		return tool.Output{}, fmt.Errorf("grep: %w", err)
+	}
+	a.notePersist(call, out)
+	return tool.Output{Content: out.Content}, nil
 }
 
 // grepArgs maps the Grep input onto rg flags.

@@ -4,45 +4,60 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
-	"unicode/utf8"
 
+	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
-// sizeControl turns a tool's output file into the model-facing content, holding it
-// under the tool's threshold so that huge outputs never enter workflow history.
-func (a *Activities) sizeControl(call tool.Call, f *os.File) (tool.Output, error) {
-	def, _ := tool.Lookup(call.Name)
-	limit := tool.Unlimited
-	if def != nil {
-		limit = min(def.MaxResultSizeChars, 50_000)
+// Overrides gives the operator's per-tool threshold override, read at each call so
+// that a configuration change applies to the next call without a restart.
+type Overrides interface {
+	Override(toolName string) (int, bool)
+}
+
+// threshold is the persistence threshold in force for a tool (SPEC §4.1).
+func (a *Activities) threshold(name string) int {
+	declared := persistence.DefaultMaxResultSizeChars
+	if def, ok := tool.Lookup(name); ok {
+		declared = def.MaxResultSizeChars
 	}
-	st, err := f.Stat()
+	var override int
+	var has bool
+	if a.cfg.Overrides != nil {
+		override, has = a.cfg.Overrides.Override(name)
+	}
+	return persistence.Threshold(declared, override, has)
+}
+
+// sizeControl turns a tool's output file into the model-facing content: inline under
+// the threshold, else persisted whole (streamed, never held in memory) and replaced by
+// the preview stub. It runs inside the activity, so the full output never reaches
+// workflow history; if persisting fails the result is truncated with a note, never
+// lost.
+func (a *Activities) sizeControl(call tool.Call, f *os.File) (tool.Output, error) {
+	sw := persistence.NewSpillWriter(a.store, safeName(call.SessionID), call.ToolUseID, false, a.threshold(call.Name))
+	if _, err := io.Copy(sw, f); err != nil {
+		sw.Abort()
+		return tool.Output{}, fmt.Errorf("size: read output: %w", err)
+	}
+	res, err := sw.Finish()
 	if err != nil {
 		return tool.Output{}, fmt.Errorf("size: %w", err)
 	}
-	buf := make([]byte, min(st.Size(), int64(limit)))
-	n, err := io.ReadFull(f, buf)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return tool.Output{}, fmt.Errorf("size: read output: %w", err)
-	}
-	text := validUTF8Prefix(buf[:n])
-	if int64(n) < st.Size() {
-		text += fmt.Sprintf("\n[output truncated: %d of %d bytes shown]", len(text), st.Size())
-	}
-	return tool.Output{Content: text}, nil
+	a.notePersist(call, res)
+	return tool.Output{Content: res.Content}, nil
 }
 
-// validUTF8Prefix drops a rune cut in half at the end and replaces invalid bytes,
-// since results travel as JSON strings.
-func validUTF8Prefix(b []byte) string {
-	for i := 0; i < utf8.UTFMax && len(b) > 0 && !utf8.Valid(b); i++ {
-		r, size := utf8.DecodeLastRune(b)
-		if r != utf8.RuneError || size != 1 {
-			break
-		}
-		b = b[:len(b)-1]
+// limit applies the same control to an output already in memory.
+func (a *Activities) limit(call tool.Call, out tool.Output) tool.Output {
+	res := persistence.Process(a.store, safeName(call.SessionID), call.ToolUseID, []byte(out.Content), false, a.threshold(call.Name))
+	a.notePersist(call, res)
+	out.Content = res.Content
+	return out
+}
+
+func (a *Activities) notePersist(call tool.Call, res persistence.Result) {
+	if res.PersistErr != nil {
+		a.log.Warn("tool output truncated: could not persist it", "tool", call.Name, "tool_use_id", call.ToolUseID, "size", res.Size, "error", res.PersistErr)
 	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
 }

@@ -2,6 +2,7 @@ package workflows_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -20,7 +21,11 @@ type harness struct {
 	probe *probe
 	queue string
 	c     client.Client
+	runs  int
 }
+
+// startID starts a turn and returns its workflow id.
+func (h *harness) startID(in workflows.TurnInput) string { return h.start(in).GetID() }
 
 func newHarness(t *testing.T) *harness {
 	h := &harness{t: t, probe: newProbe(), queue: testenv.TaskQueue(t), c: testenv.Client()}
@@ -33,8 +38,9 @@ func (h *harness) start(in workflows.TurnInput) client.WorkflowRun {
 	if in.SessionID == "" {
 		in.SessionID = "s"
 	}
+	h.runs++
 	run, err := h.c.ExecuteWorkflow(testenv.Context(h.t), client.StartWorkflowOptions{
-		ID: h.t.Name() + "-" + h.queue, TaskQueue: h.queue,
+		ID: fmt.Sprintf("%s-%s-%d", h.t.Name(), h.queue, h.runs), TaskQueue: h.queue,
 	}, workflows.TurnWorkflowName, in)
 	if err != nil {
 		h.t.Fatalf("start turn: %v", err)

@@ -1,0 +1,73 @@
+package workflows_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+// SPEC §4.2: a Bash printing 200,000 lines gets the persisted-output stub; the file
+// holds every line; the workflow history holds neither the output nor the file; and
+// Reading the file back is not persisted again (Read is exempt).
+func TestHugeBashOutputStaysOutOfHistory(t *testing.T) {
+	h := realHarness(t)
+	dir := t.TempDir()
+	run := h.start(workflows.TurnInput{SessionID: "big", Workdir: dir, CloseIntake: true, Blocks: []tool.Block{
+		bashB("big", "seq -f 'line %.0f of the huge output' 1 200000"),
+	}})
+	res := h.result(run)
+	r := byID(res.Results, "big")
+	if r.IsError || !strings.HasPrefix(r.Content, "<persisted-output>\nOutput too large (") {
+		t.Fatalf("result is not the persisted-output stub: %.300q", r.Content)
+	}
+	m := regexp.MustCompile(`Full output saved to: (\S+)`).FindStringSubmatch(r.Content)
+	if m == nil || !strings.HasSuffix(m[1], filepath.Join("big", "tool-results", "big.txt")) {
+		t.Fatalf("no path in stub: %.300q", r.Content)
+	}
+	data, err := os.ReadFile(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(data, []byte("\n")); n != 200000 || !bytes.Contains(data, []byte("line 200000 of the huge output\n")) {
+		t.Fatalf("persisted file has %d lines", n)
+	}
+	if len(r.Content) > 3000 {
+		t.Fatalf("stub is %d bytes", len(r.Content))
+	}
+
+	iter := h.c.GetWorkflowHistory(testenv.Context(t), run.GetID(), run.GetRunID(), false, 0)
+	var size int
+	for iter.HasNext() {
+		ev, err := iter.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := proto.Marshal(ev)
+		size += len(b)
+		if bytes.Contains(b, []byte("line 150000 of the huge output")) {
+			t.Fatalf("event %d (%s) carries the output", ev.EventId, ev.EventType)
+		}
+	}
+	if size > 64<<10 {
+		t.Fatalf("history is %d bytes for one persisted call", size)
+	}
+
+	// Reading the persisted file back is exempt from persistence.
+	res = h.result(h.c.GetWorkflow(testenv.Context(t), h.startID(workflows.TurnInput{SessionID: "big", Workdir: dir, CloseIntake: true, Blocks: []tool.Block{
+		{ID: "back", Name: tool.ReadName, Input: raw(map[string]any{"file_path": m[1], "limit": 3})},
+	}}), ""))
+	if r := byID(res.Results, "back"); r.IsError || strings.Contains(r.Content, "persisted-output") ||
+		r.Content != fmt.Sprintf("%6d\t%s\n%6d\t%s\n%6d\t%s\n", 1, "line 1 of the huge output", 2, "line 2 of the huge output", 3, "line 3 of the huge output") {
+		t.Fatalf("read back: %.300q", r.Content)
+	}
+}
