@@ -1,0 +1,67 @@
+// Command starter runs agent turns on toolpipe (SPEC §7): `run` executes the tool
+// calls of an assistant message durably and prints the tool_result message; `status`,
+// `interrupt` and `dev` inspect and drive turns.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit statuses of SPEC §7.
+const (
+	exitOK       = 0
+	exitInfra    = 1
+	exitBadInput = 2
+)
+
+// badInputError marks an error as the user's input being wrong (exit 2).
+type badInputError struct{ err error }
+
+func (e badInputError) Error() string { return e.err.Error() }
+func (e badInputError) Unwrap() error { return e.err }
+
+func badInput(format string, args ...any) error {
+	return badInputError{fmt.Errorf(format, args...)}
+}
+
+func main() {
+	root := &cobra.Command{
+		Use:           "starter",
+		Short:         "Run LLM agents' tool calls durably on Temporal",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().String("config", "", "a toolpipe.yaml (default: ./toolpipe.yaml when present)")
+	root.AddCommand(runCmd(), statusCmd(), interruptCmd(), devCmd())
+	if err := root.Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "starter:", oneLine(err))
+		var bad badInputError
+		if errors.As(err, &bad) || isUsageError(err) {
+			os.Exit(exitBadInput)
+		}
+		os.Exit(exitInfra)
+	}
+	os.Exit(exitOK)
+}
+
+// isUsageError: cobra's own complaints about flags and arguments are bad input too.
+func isUsageError(err error) bool {
+	var uerr usageError
+	return errors.As(err, &uerr)
+}
+
+type usageError struct{ error }
+
+func oneLine(err error) string {
+	s := err.Error()
+	for i, r := range s {
+		if r == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// assistantMessage is the Anthropic Messages format of an assistant turn.
+type assistantMessage struct {
+	Role    string            `json:"role"`
+	Content []json.RawMessage `json:"content"`
+}
+
+// contentBlock is the part of a content block the starter looks at.
+type contentBlock struct {
+	Type  string          `json:"type"`
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+}
+
+// parseMessage reads an assistant message and returns its tool_use blocks.
+func parseMessage(r io.Reader) ([]tool.Block, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read message: %w", err)
+	}
+	var msg assistantMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&msg); err != nil {
+		return nil, badInput("the input is not a JSON assistant message: %v", err)
+	}
+	if msg.Role != "assistant" {
+		return nil, badInput("the input is not an assistant message: role is %q, want \"assistant\"", msg.Role)
+	}
+	if msg.Content == nil {
+		return nil, badInput("the assistant message has no content array")
+	}
+	var blocks []tool.Block
+	seen := map[string]bool{}
+	for i, raw := range msg.Content {
+		b, ok, err := parseBlock(raw)
+		if err != nil {
+			return nil, badInput("content[%d]: %v", i, err)
+		}
+		if !ok {
+			continue
+		}
+		if seen[b.ID] {
+			return nil, badInput("content[%d]: duplicate tool_use id %q", i, b.ID)
+		}
+		seen[b.ID] = true
+		blocks = append(blocks, b)
+	}
+	return blocks, nil
+}
+
+// parseBlock decodes one content block; ok is false for blocks that are not tool_use.
+func parseBlock(raw json.RawMessage) (tool.Block, bool, error) {
+	var cb contentBlock
+	if err := json.Unmarshal(raw, &cb); err != nil {
+		return tool.Block{}, false, fmt.Errorf("not a content block: %v", err)
+	}
+	switch cb.Type {
+	case "tool_use":
+	case "text", "thinking", "redacted_thinking":
+		return tool.Block{}, false, nil
+	case "":
+		return tool.Block{}, false, fmt.Errorf("content block has no type")
+	default:
+		return tool.Block{}, false, fmt.Errorf("content block type %q cannot appear in an assistant message here", cb.Type)
+	}
+	if len(cb.Input) > 0 && cb.Input[0] != '{' {
+		return tool.Block{}, false, fmt.Errorf("tool_use %q: input must be a JSON object", cb.ID)
+	}
+	b := tool.Block{ID: cb.ID, Name: cb.Name, Input: cb.Input}
+	if len(b.Input) == 0 {
+		b.Input = json.RawMessage("{}")
+	}
+	if err := tool.CheckBlock(b); err != nil {
+		return tool.Block{}, false, err
+	}
+	return b, true, nil
+}
+
+// userMessage is the answer: tool_result blocks in arrival order.
+type userMessage struct {
+	Role    string        `json:"role"`
+	Content []toolResultB `json:"content"`
+}
+
+type toolResultB struct {
+	Type      string `json:"type"`
+	ToolUseID string `json:"tool_use_id"`
+	Content   string `json:"content"`
+	IsError   bool   `json:"is_error"`
+}
+
+func writeUserMessage(w io.Writer, results []tool.Result) error {
+	msg := userMessage{Role: "user", Content: []toolResultB{}}
+	for _, r := range results {
+		msg.Content = append(msg.Content, toolResultB{Type: "tool_result", ToolUseID: r.ToolUseID, Content: r.Content, IsError: r.IsError})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(msg)
+}

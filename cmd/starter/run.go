@@ -1,0 +1,261 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+
+	"github.com/toolpipe/toolpipe/internal/config"
+	"github.com/toolpipe/toolpipe/tool"
+	tpworker "github.com/toolpipe/toolpipe/worker"
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+func runCmd() *cobra.Command {
+	var stream bool
+	cmd := &cobra.Command{
+		Use:   "run [flags] FILE|-",
+		Short: "Run the tool calls of an assistant message and print the tool_result message",
+		Long: `Run the tool_use blocks of an assistant message (Anthropic Messages format) as a
+durable turn and print the user message of tool_result blocks, in arrival order, on
+stdout. With --stream, read one content block per line from stdin and hand each to the
+running turn as it arrives. Re-running the same message in the same session attaches
+to the existing turn: completed tools are not run again.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if stream && len(args) > 0 {
+				return usageError{errors.New("--stream reads blocks from stdin: give no FILE")}
+			}
+			if !stream && len(args) != 1 {
+				return usageError{errors.New("run takes one FILE (or - for stdin)")}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig(cmd)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+			defer stop()
+			if stream {
+				return runStream(ctx, cfg, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			}
+			blocks, err := readMessage(args[0], cmd.InOrStdin())
+			if err != nil {
+				return err
+			}
+			e, err := setup(ctx, cfg, tpworker.Auto)
+			if err != nil {
+				return err
+			}
+			defer e.close()
+			run, err := e.startOrAttach(ctx, turnID(cfg.Session, blocks), workflows.TurnInput{Blocks: blocks, CloseIntake: true})
+			if err != nil {
+				return err
+			}
+			return e.finish(ctx, run, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyWorkdir, config.KeySettings, config.KeyPermissionMode,
+		config.KeySession, config.KeyTaskQueue, config.KeyPort, config.KeyUI, config.KeyUIPort,
+		config.KeyHeartbeatTimeout, config.KeyLogLevel)
+	// A turn's own embedded server takes any free port: clients find it through the
+	// state directory, and a fixed port would clash with `starter dev`.
+	cmd.Flags().Lookup(config.KeyPort).DefValue = "0"
+	cmd.Flags().Set(config.KeyPort, "0")
+	cmd.Flags().BoolVar(&stream, "stream", false, "read newline-delimited content blocks from stdin")
+	return cmd
+}
+
+func readMessage(arg string, stdin io.Reader) ([]tool.Block, error) {
+	if arg == "-" {
+		return parseMessage(stdin)
+	}
+	f, err := os.Open(arg)
+	if err != nil {
+		return nil, badInput("cannot open the message: %v", err)
+	}
+	defer f.Close()
+	return parseMessage(f)
+}
+
+// turnID derives a turn's workflow id from the session and the message's tool_use
+// ids, so that re-running the same message attaches to the same turn (SPEC §7).
+func turnID(session string, blocks []tool.Block) string {
+	h := sha256.New()
+	for _, b := range blocks {
+		io.WriteString(h, b.ID+"\n")
+	}
+	return fmt.Sprintf("turn-%s-%s", session, hex.EncodeToString(h.Sum(nil))[:20])
+}
+
+// startOrAttach starts the turn, or attaches to the one with the same id whether it
+// is still running or already finished.
+func (e *env) startOrAttach(ctx context.Context, id string, in workflows.TurnInput) (client.WorkflowRun, error) {
+	in.SessionID, in.Workdir = e.cfg.Session, e.cfg.Workdir
+	in.Options.HeartbeatTimeout = e.cfg.HeartbeatTimeout
+	run, err := e.conn.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID: id, TaskQueue: e.cfg.TaskQueue,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		StaticSummary:            fmt.Sprintf("Turn of session %s: %d tool call(s)", e.cfg.Session, len(in.Blocks)),
+	}, workflows.TurnWorkflowName, in)
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &started) {
+		return e.conn.Client.GetWorkflow(ctx, id, ""), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("start turn %s: %w", id, err)
+	}
+	fmt.Fprintf(os.Stderr, "turn %s\n", id)
+	return run, nil
+}
+
+// finish follows the turn's progress on stderr and prints its result on stdout.
+func (e *env) finish(ctx context.Context, run client.WorkflowRun, stdout, stderr io.Writer) error {
+	follow(ctx, e.conn.Client, run, stderr)
+	var res workflows.TurnResult
+	if err := run.Get(ctx, &res); err != nil {
+		return fmt.Errorf("turn %s: %w", run.GetID(), err)
+	}
+	return writeUserMessage(stdout, res.Results)
+}
+
+// follow prints each result on stderr as the turn yields it, until the turn is done.
+func follow(ctx context.Context, c client.Client, run client.WorkflowRun, stderr io.Writer) {
+	cursor := 0
+	for ctx.Err() == nil {
+		h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+			WorkflowID: run.GetID(), UpdateName: workflows.CollectUpdate,
+			Args: []any{workflows.CollectRequest{From: cursor}}, WaitForStage: client.WorkflowUpdateStageCompleted,
+		})
+		var resp workflows.CollectResponse
+		if err == nil {
+			err = h.Get(ctx, &resp)
+		}
+		if err != nil {
+			return // the turn has finished (or the server is gone): the result tells
+		}
+		for _, r := range resp.Results {
+			mark := "done"
+			if r.IsError {
+				mark = "error: " + firstLine(r.Content)
+			}
+			fmt.Fprintf(stderr, "  %s %s\n", r.ToolUseID, mark)
+		}
+		cursor = resp.Next
+		if resp.Done {
+			return
+		}
+	}
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 100 {
+		s = s[:100] + "…"
+	}
+	return s
+}
+
+// runStream hands blocks to the turn as they arrive on stdin, one per line. The turn
+// starts with the first tool_use block, whose id (with the session) names it.
+func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stderr io.Writer) error {
+	e, err := setup(ctx, cfg, tpworker.Auto)
+	if err != nil {
+		return err
+	}
+	defer e.close()
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	var run client.WorkflowRun
+	followed := make(chan struct{})
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		b, ok, err := parseBlock([]byte(text))
+		if err != nil {
+			e.closeIntake(ctx, run)
+			return badInput("stdin line %d: %v", line, err)
+		}
+		if !ok {
+			continue
+		}
+		if run == nil {
+			if run, err = e.startOrAttach(ctx, turnID(cfg.Session, []tool.Block{b}), workflows.TurnInput{Blocks: []tool.Block{b}}); err != nil {
+				return err
+			}
+			go func() { follow(ctx, e.conn.Client, run, stderr); close(followed) }()
+			continue
+		}
+		if err := e.addBlock(ctx, run, b); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		e.closeIntake(ctx, run)
+		return badInput("reading stdin: %v", err)
+	}
+	if run == nil {
+		return writeUserMessage(stdout, nil)
+	}
+	e.closeIntake(ctx, run)
+	<-followed
+	var res workflows.TurnResult
+	if err := run.Get(ctx, &res); err != nil {
+		return fmt.Errorf("turn %s: %w", run.GetID(), err)
+	}
+	return writeUserMessage(stdout, res.Results)
+}
+
+// addBlock hands one block to the running turn. A block the turn already has (a
+// re-run attaching to it) or a turn that already finished is not an error.
+func (e *env) addBlock(ctx context.Context, run client.WorkflowRun, b tool.Block) error {
+	err := e.update(ctx, run, workflows.AddBlocksUpdate, []tool.Block{b})
+	if err == nil || strings.Contains(err.Error(), "duplicate tool_use id") || e.closed(ctx, run) {
+		return nil
+	}
+	if strings.Contains(err.Error(), "tool_use") {
+		return badInput("tool_use %q: %v", b.ID, err)
+	}
+	return fmt.Errorf("add %s to turn %s: %w", b.ID, run.GetID(), err)
+}
+
+func (e *env) closeIntake(ctx context.Context, run client.WorkflowRun) {
+	if run != nil {
+		_ = e.update(ctx, run, workflows.CloseIntakeUpdate)
+	}
+}
+
+func (e *env) update(ctx context.Context, run client.WorkflowRun, name string, args ...any) error {
+	h, err := e.conn.Client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: run.GetID(), UpdateName: name, Args: args, WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	if err != nil {
+		return err
+	}
+	return h.Get(ctx, nil)
+}
+
+// closed reports whether the turn's workflow is no longer running.
+func (e *env) closed(ctx context.Context, run client.WorkflowRun) bool {
+	d, err := e.conn.Client.DescribeWorkflowExecution(ctx, run.GetID(), "")
+	return err == nil && d.WorkflowExecutionInfo.Status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/spf13/cobra"
+	sdkworker "go.temporal.io/sdk/worker"
+
+	"github.com/toolpipe/toolpipe/internal/config"
+	tpworker "github.com/toolpipe/toolpipe/worker"
+)
+
+// env is what a command runs with: its configuration, a connection and, in embedded
+// mode, an in-process worker.
+type env struct {
+	cfg    config.Config
+	log    *slog.Logger
+	conn   *tpworker.Conn
+	worker sdkworker.Worker
+}
+
+// loadConfig validates the command's configuration; a bad value is bad input.
+func loadConfig(cmd *cobra.Command) (config.Config, error) {
+	file, _ := cmd.Flags().GetString("config")
+	cfg, _, err := config.Load(cmd.Flags(), file)
+	if err != nil {
+		return cfg, badInputError{err}
+	}
+	return cfg, nil
+}
+
+// newLogger logs to stderr at the configured level.
+func newLogger(level string) *slog.Logger {
+	var l slog.Level
+	_ = l.UnmarshalText([]byte(level)) // validated by config
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l}))
+}
+
+// setup connects as mode says and, when the server is embedded, runs a worker in
+// this process so that a turn needs nothing else.
+func setup(ctx context.Context, cfg config.Config, mode tpworker.Mode) (*env, error) {
+	log := newLogger(cfg.LogLevel)
+	conn, err := tpworker.Connect(ctx, tpworker.ConnectOptions{
+		StateDir: cfg.StateDir, Port: cfg.Port, UI: cfg.UI, UIPort: cfg.UIPort, Logger: log, Mode: mode,
+	})
+	if err != nil {
+		return nil, err
+	}
+	e := &env{cfg: cfg, log: log, conn: conn}
+	if conn.Embedded {
+		w, err := tpworker.Start(tpworker.Config{Client: conn.Client, TaskQueue: cfg.TaskQueue, StateDir: cfg.StateDir, Logger: log})
+		if err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("in-process worker: %w", err)
+		}
+		e.worker = w
+	}
+	return e, nil
+}
+
+// close stops the worker (running tools get their cancellation) and the server.
+func (e *env) close() {
+	if e.worker != nil {
+		e.worker.Stop()
+	}
+	e.conn.Close()
+}

@@ -1,0 +1,74 @@
+// Command worker runs toolpipe's Turn workflows and tool activities against a
+// Temporal cluster (TEMPORAL_ADDRESS or a profile, through envconfig), or against the
+// embedded server with --dev. SIGINT/SIGTERM stop it gracefully: running tools get
+// their cancellation and kill their processes.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolpipe/toolpipe/internal/config"
+	tpworker "github.com/toolpipe/toolpipe/worker"
+)
+
+func main() {
+	var dev bool
+	cmd := &cobra.Command{
+		Use:           "worker",
+		Short:         "Run toolpipe's workflows and tools",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			file, _ := cmd.Flags().GetString("config")
+			cfg, v, err := config.Load(cmd.Flags(), file)
+			if err != nil {
+				return err
+			}
+			var level slog.Level
+			_ = level.UnmarshalText([]byte(cfg.LogLevel))
+			log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+			defer stop()
+			mode := tpworker.Cluster
+			if dev {
+				mode = tpworker.Embedded
+			}
+			conn, err := tpworker.Connect(ctx, tpworker.ConnectOptions{
+				StateDir: cfg.StateDir, Port: cfg.Port, UI: cfg.UI, UIPort: cfg.UIPort, Logger: log, Mode: mode,
+			})
+			if err != nil {
+				return err
+			}
+			defer conn.Close()
+			w, err := tpworker.Start(tpworker.Config{
+				Client: conn.Client, TaskQueue: cfg.TaskQueue, StateDir: cfg.StateDir, Logger: log,
+				Overrides: config.WatchThresholds(v, log),
+			})
+			if err != nil {
+				return err
+			}
+			log.Info("worker running", "address", conn.Address, "task_queue", cfg.TaskQueue, "state_dir", cfg.StateDir)
+			fmt.Fprintf(os.Stderr, "worker: running on %s, task queue %q\n", conn.Address, cfg.TaskQueue)
+			<-ctx.Done()
+			log.Info("worker stopping: running tools are cancelled")
+			w.Stop()
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&dev, "dev", false, "start the embedded Temporal server (SQLite in --state-dir) instead of connecting to a cluster")
+	cmd.Flags().String("config", "", "a toolpipe.yaml (default: ./toolpipe.yaml when present)")
+	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyTaskQueue, config.KeyPort, config.KeyUI,
+		config.KeyUIPort, config.KeyLogLevel, config.KeyHeartbeatTimeout)
+	if err := cmd.Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "worker:", err)
+		os.Exit(1)
+	}
+}

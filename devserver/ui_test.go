@@ -1,0 +1,75 @@
+package devserver
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestUI(t *testing.T) {
+	const namespace = "toolpipe-ui-test"
+	s := startServer(t, Config{StateDir: t.TempDir(), Namespace: namespace, UI: true})
+	if !strings.HasPrefix(s.UIAddress(), "http://127.0.0.1:") {
+		t.Fatalf("UIAddress = %q, want http://127.0.0.1:PORT", s.UIAddress())
+	}
+	if info, ok := Running(s.cfg.StateDir); !ok || info.UIAddress != s.UIAddress() {
+		t.Errorf("Running = %+v, %v; want UI address %s advertised", info, ok, s.UIAddress())
+	}
+	hc := &http.Client{Timeout: 10 * time.Second}
+
+	ctype, body := get(t, hc, s.UIAddress()+"/")
+	if !strings.HasPrefix(ctype, "text/html") || !strings.Contains(strings.ToLower(body), "<html") {
+		t.Errorf("GET / returned %q:\n%.300s", ctype, body)
+	}
+
+	// The API is the UI's gRPC-gateway proxy to the frontend, so this also
+	// proves the UI reaches the server and sees the namespace.
+	ctype, body = get(t, hc, s.UIAddress()+"/api/v1/namespaces")
+	if !strings.HasPrefix(ctype, "application/json") {
+		t.Errorf("GET /api/v1/namespaces content type %q", ctype)
+	}
+	var list struct {
+		Namespaces []struct {
+			NamespaceInfo struct {
+				Name string `json:"name"`
+			} `json:"namespaceInfo"`
+		} `json:"namespaces"`
+	}
+	if err := json.Unmarshal([]byte(body), &list); err != nil {
+		t.Fatalf("GET /api/v1/namespaces: %v\n%.300s", err, body)
+	}
+	var names []string
+	for _, ns := range list.Namespaces {
+		names = append(names, ns.NamespaceInfo.Name)
+	}
+	if !strings.Contains(strings.Join(names, ","), namespace) {
+		t.Errorf("namespaces listed by the UI API = %v, want %s among them", names, namespace)
+	}
+
+	if err := s.Stop(); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	if _, err := hc.Get(s.UIAddress() + "/"); err == nil {
+		t.Error("UI still answers after Stop")
+	}
+}
+
+func get(t *testing.T, hc *http.Client, url string) (contentType, body string) {
+	t.Helper()
+	resp, err := hc.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s\n%.300s", url, resp.Status, b)
+	}
+	return resp.Header.Get("Content-Type"), string(b)
+}

@@ -1,0 +1,219 @@
+// Package config loads toolpipe's settings from flags, TOOLPIPE_* environment
+// variables and an optional toolpipe.yaml (in that order of precedence), gives every
+// key a default, and validates them all at start so a typo fails loudly instead of
+// silently running with a default.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// The configuration keys. Flags use the same names; environment variables are
+// TOOLPIPE_ followed by the key in upper case with '-' as '_'.
+const (
+	KeyStateDir         = "state-dir"
+	KeyWorkdir          = "workdir"
+	KeySettings         = "settings"
+	KeyPermissionMode   = "permission-mode"
+	KeySession          = "session"
+	KeyTaskQueue        = "task-queue"
+	KeyPort             = "port"
+	KeyUI               = "ui"
+	KeyUIPort           = "ui-port"
+	KeyHeartbeatTimeout = "heartbeat-timeout"
+	KeyLogLevel         = "log-level"
+	KeyThresholds       = "thresholds"
+)
+
+// Config is the validated configuration.
+type Config struct {
+	StateDir         string
+	Workdir          string
+	Settings         string
+	PermissionMode   string
+	Session          string
+	TaskQueue        string
+	Port             int
+	UI               bool
+	UIPort           int
+	HeartbeatTimeout time.Duration
+	LogLevel         string
+	// File is the toolpipe.yaml in use, or "".
+	File string
+}
+
+// PermissionModes are Claude Code's permission modes.
+var PermissionModes = []string{"default", "acceptEdits", "plan", "bypassPermissions"}
+
+var logLevels = []string{"debug", "info", "warn", "error"}
+
+// DefaultStateDir is $XDG_STATE_HOME/toolpipe, else ~/.local/state/toolpipe.
+func DefaultStateDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "toolpipe")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return filepath.Join(os.TempDir(), "toolpipe-state")
+	}
+	return filepath.Join(home, ".local", "state", "toolpipe")
+}
+
+// AddFlags declares the flags of the keys a command uses, with their defaults.
+func AddFlags(fs *pflag.FlagSet, keys ...string) {
+	cwd, _ := os.Getwd()
+	for _, k := range keys {
+		switch k {
+		case KeyStateDir:
+			fs.String(k, DefaultStateDir(), "the embedded server's database and persisted outputs")
+		case KeyWorkdir:
+			fs.String(k, cwd, "the tools' working directory")
+		case KeySettings:
+			fs.String(k, "", "a Claude Code settings.json (hooks and permissions)")
+		case KeyPermissionMode:
+			fs.String(k, "default", "permission mode: "+strings.Join(PermissionModes, ", "))
+		case KeySession:
+			fs.String(k, "default", "session id: groups turns and their persisted outputs")
+		case KeyTaskQueue:
+			fs.String(k, "toolpipe", "the Temporal task queue of the workers")
+		case KeyPort:
+			fs.Int(k, 7233, "the embedded server's gRPC port on 127.0.0.1 (0: any free port)")
+		case KeyUI:
+			fs.Bool(k, true, "serve the Temporal Web UI beside the embedded server")
+		case KeyUIPort:
+			fs.Int(k, 8233, "the Web UI's port on 127.0.0.1")
+		case KeyHeartbeatTimeout:
+			fs.Duration(k, 20*time.Second, "how long a silent tool counts as alive (bounds lost-worker detection)")
+		case KeyLogLevel:
+			fs.String(k, "warn", "log level: "+strings.Join(logLevels, ", "))
+		}
+	}
+}
+
+// Load reads the flags of fs, the environment and the config file (file, or
+// ./toolpipe.yaml when it exists) into a validated Config, and returns the viper
+// instance for watching.
+func Load(fs *pflag.FlagSet, file string) (Config, *viper.Viper, error) {
+	v := viper.New()
+	v.SetEnvPrefix("TOOLPIPE")
+	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
+	v.AutomaticEnv()
+	if err := v.BindPFlags(fs); err != nil {
+		return Config{}, nil, fmt.Errorf("config: %w", err)
+	}
+	if file == "" {
+		if _, err := os.Stat("toolpipe.yaml"); err == nil {
+			file = "toolpipe.yaml"
+		}
+	}
+	if file != "" {
+		v.SetConfigFile(file)
+		if err := v.ReadInConfig(); err != nil {
+			return Config{}, nil, fmt.Errorf("config: read %s: %w", file, err)
+		}
+		if err := checkFileKeys(file); err != nil {
+			return Config{}, nil, err
+		}
+	}
+	c := Config{
+		StateDir: v.GetString(KeyStateDir), Workdir: v.GetString(KeyWorkdir), Settings: v.GetString(KeySettings),
+		PermissionMode: v.GetString(KeyPermissionMode), Session: v.GetString(KeySession), TaskQueue: v.GetString(KeyTaskQueue),
+		Port: v.GetInt(KeyPort), UI: v.GetBool(KeyUI), UIPort: v.GetInt(KeyUIPort),
+		HeartbeatTimeout: v.GetDuration(KeyHeartbeatTimeout), LogLevel: v.GetString(KeyLogLevel), File: file,
+	}
+	if err := c.validate(); err != nil {
+		return Config{}, nil, err
+	}
+	return c, v, nil
+}
+
+func (c *Config) validate() error {
+	var errs []error
+	abs := func(key string, p *string) {
+		if *p == "" {
+			return
+		}
+		a, err := filepath.Abs(*p)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s %q: %w", key, *p, err))
+		}
+		*p = a
+	}
+	abs(KeyStateDir, &c.StateDir)
+	abs(KeyWorkdir, &c.Workdir)
+	abs(KeySettings, &c.Settings)
+	if c.StateDir == "" {
+		errs = append(errs, fmt.Errorf("%s must not be empty", KeyStateDir))
+	}
+	if st, err := os.Stat(c.Workdir); c.Workdir != "" && (err != nil || !st.IsDir()) {
+		errs = append(errs, fmt.Errorf("%s %q is not a directory", KeyWorkdir, c.Workdir))
+	}
+	if !slices.Contains(PermissionModes, c.PermissionMode) {
+		errs = append(errs, fmt.Errorf("%s %q is not one of %s", KeyPermissionMode, c.PermissionMode, strings.Join(PermissionModes, ", ")))
+	}
+	if c.Session == "" || strings.ContainsAny(c.Session, "/\\\x00") || c.Session == "." || c.Session == ".." || len(c.Session) > 200 {
+		errs = append(errs, fmt.Errorf("%s %q must be 1-200 bytes without '/', '\\' or NUL", KeySession, c.Session))
+	}
+	if c.TaskQueue == "" {
+		errs = append(errs, fmt.Errorf("%s must not be empty", KeyTaskQueue))
+	}
+	for key, p := range map[string]int{KeyPort: c.Port, KeyUIPort: c.UIPort} {
+		if p < 0 || p > 65535 {
+			errs = append(errs, fmt.Errorf("%s %d is not a port (0-65535)", key, p))
+		}
+	}
+	if c.HeartbeatTimeout < time.Second {
+		errs = append(errs, fmt.Errorf("%s %s is under 1s", KeyHeartbeatTimeout, c.HeartbeatTimeout))
+	}
+	if !slices.Contains(logLevels, c.LogLevel) {
+		errs = append(errs, fmt.Errorf("%s %q is not one of %s", KeyLogLevel, c.LogLevel, strings.Join(logLevels, ", ")))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	return nil
+}
+
+var knownKeys = []string{KeyStateDir, KeyWorkdir, KeySettings, KeyPermissionMode, KeySession, KeyTaskQueue,
+	KeyPort, KeyUI, KeyUIPort, KeyHeartbeatTimeout, KeyLogLevel, KeyThresholds}
+
+// checkFileKeys rejects a key in the config file that toolpipe does not know, naming
+// it: a misspelled key would otherwise silently leave its default in force.
+func checkFileKeys(file string) error {
+	f := viper.New()
+	f.SetConfigFile(file)
+	if err := f.ReadInConfig(); err != nil {
+		return fmt.Errorf("config: read %s: %w", file, err)
+	}
+	for _, k := range f.AllKeys() {
+		top, _, _ := strings.Cut(k, ".")
+		if !slices.Contains(knownKeys, top) {
+			return fmt.Errorf("config: %s: unknown key %q; the keys are %s", file, k, strings.Join(knownKeys, ", "))
+		}
+		if top == KeyThresholds && !strings.Contains(k, ".") {
+			return fmt.Errorf("config: %s: %q must map tool names to sizes, e.g. thresholds: {Bash: 10000}", file, k)
+		}
+	}
+	return nil
+}
+
+// toolName maps viper's lower-cased key back to the tool's name.
+func toolName(key string) (string, bool) {
+	for _, n := range tool.Names() {
+		if strings.EqualFold(n, key) {
+			return n, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,263 @@
+package tool
+
+import (
+	"fmt"
+	"strings"
+)
+
+// roSedLong are GNU sed's long options; abbreviations resolve against them
+// as getopt_long does, so --in cannot sneak past as --in-place.
+var roSedLong = []string{"quiet", "silent", "regexp-extended", "separate", "null-data", "unbuffered",
+	"posix", "debug", "binary", "follow-symlinks", "zero-terminated", "help", "version", "sandbox",
+	"expression", "file", "in-place", "line-length"}
+
+// roSed allows sed without -i whose scripts have no w, W or e command and no
+// s///w or s///e flag. A script from -f cannot be read, so it is refused
+// unless --sandbox makes sed itself refuse those commands.
+func roSed(name string, args []roArg) (string, []roArg) {
+	var scripts, operands []roArg
+	sandbox, fromFile, dashes := false, false, false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.val
+		value := func(attached string, ok bool) roArg {
+			if ok {
+				return roArg{val: attached, known: true}
+			}
+			i++
+			if i < len(args) {
+				return args[i]
+			}
+			return roArg{}
+		}
+		switch {
+		case dashes || a.known && (v == "-" || !strings.HasPrefix(v, "-")):
+			operands = append(operands, a)
+		case !a.known:
+			return "sed has an argument that is not a static word", nil
+		case v == "--":
+			dashes = true
+		case strings.HasPrefix(v, "--"):
+			opt, val, hasVal := strings.Cut(v[2:], "=")
+			switch roLongMatch(opt, roSedLong) {
+			case "expression":
+				scripts = append(scripts, value(val, hasVal))
+			case "file":
+				fromFile = true
+				value(val, hasVal)
+			case "line-length":
+				value(val, hasVal)
+			case "in-place":
+				return "sed -i edits files", nil
+			case "sandbox":
+				sandbox = true
+			case "":
+				return fmt.Sprintf("sed option %s is not allowed", v), nil
+			}
+		default:
+		cluster:
+			for j := 1; j < len(v); j++ {
+				switch c := v[j]; c {
+				case 'n', 'E', 'r', 's', 'z', 'u', 'b':
+				case 'i':
+					return "sed -i edits files", nil
+				case 'e', 'f', 'l':
+					val := value(v[j+1:], j+1 < len(v))
+					if c == 'e' {
+						scripts = append(scripts, val)
+					}
+					fromFile = fromFile || c == 'f'
+					break cluster
+				default:
+					return fmt.Sprintf("sed option -%c is not allowed", c), nil
+				}
+			}
+		}
+	}
+	if len(scripts) == 0 && !fromFile && len(operands) > 0 {
+		scripts = operands[:1]
+	}
+	if sandbox {
+		return "", nil
+	}
+	if fromFile {
+		return "sed -f runs a script that cannot be checked", nil
+	}
+	for _, s := range scripts {
+		if !s.known {
+			return "sed script is not a static word", nil
+		}
+		if r := roSedScriptReason(s.val); r != "" {
+			return r, nil
+		}
+	}
+	return "", nil
+}
+
+// roLongMatch resolves a possibly abbreviated long option, "" when it is
+// unknown or ambiguous.
+func roLongMatch(opt string, names []string) string {
+	match := ""
+	for _, n := range names {
+		if n == opt {
+			return n
+		}
+		if strings.HasPrefix(n, opt) {
+			if match != "" {
+				return ""
+			}
+			match = n
+		}
+	}
+	return match
+}
+
+// roSedScriptReason returns why a sed script may write or run a program. A
+// script without the letters w, W and e cannot; otherwise it is scanned twice,
+// once as GNU sed reads it and once more naively (delimiters inside [...]
+// end a regex, a/i/c text ends at ';'), and must be safe both ways, so that a
+// slip in modelling sed's grammar makes the answer stricter, never looser.
+func roSedScriptReason(script string) string {
+	if !strings.ContainsAny(script, "wWe") {
+		return ""
+	}
+	return roFirst(roSedScan(script, true), roSedScan(script, false))
+}
+
+func roSedScan(s string, gnu bool) string {
+	const unclear = "sed script is not understood"
+	i := 0
+	skip := func(chars string) {
+		for i < len(s) && strings.IndexByte(chars, s[i]) >= 0 {
+			i++
+		}
+	}
+	until := func(stops string) {
+		for i < len(s) && strings.IndexByte(stops, s[i]) < 0 {
+			if s[i] == '\\' {
+				i++
+			}
+			i++
+		}
+	}
+	// bracket moves past a bracket expression whose '[' is just behind i.
+	// A ']' first is literal, [:class:] may contain ']', and a backslash
+	// escapes nothing, as in GNU sed ("s/[\\]/x/" is complete).
+	bracket := func() bool {
+		skip("^")
+		if i < len(s) && s[i] == ']' {
+			i++
+		}
+		for i < len(s) {
+			switch {
+			case s[i] == ']':
+				i++
+				return true
+			case s[i] == '[' && i+1 < len(s) && strings.IndexByte(":.=", s[i+1]) >= 0:
+				end := strings.Index(s[i+2:], string(s[i+1])+"]")
+				if end < 0 {
+					return false
+				}
+				i += end + 4
+			default:
+				i++
+			}
+		}
+		return false
+	}
+	// delimited moves past text ended by an unescaped d; in a GNU regex a
+	// bracket expression may contain d.
+	delimited := func(d byte, regex bool) bool {
+		for i < len(s) {
+			c := s[i]
+			i++
+			switch {
+			case c == '\\':
+				i++
+			case c == d:
+				return true
+			case c == '[' && regex && gnu:
+				if !bracket() {
+					return false
+				}
+			}
+		}
+		return false
+	}
+	address := func() bool {
+		switch {
+		case i < len(s) && strings.IndexByte("0123456789+~", s[i]) >= 0:
+			skip("0123456789+~")
+		case i < len(s) && s[i] == '$':
+			i++
+		case i+1 < len(s) && (s[i] == '/' || s[i] == '\\'):
+			if s[i] == '\\' {
+				i++
+			}
+			d := s[i]
+			i++
+			if !delimited(d, true) {
+				return false
+			}
+			skip("IM")
+		}
+		return true
+	}
+	for i < len(s) {
+		if skip(" \t\n;{}!"); i >= len(s) {
+			break
+		}
+		if s[i] == '#' {
+			until("\n")
+			continue
+		}
+		if !address() {
+			return unclear
+		}
+		if skip(" \t"); i < len(s) && s[i] == ',' {
+			i++
+			if skip(" \t"); !address() {
+				return unclear
+			}
+		}
+		if skip(" \t!"); i >= len(s) {
+			break
+		}
+		c := s[i]
+		i++
+		switch c {
+		case '{', '}', '=', 'd', 'D', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'x', 'z', 'F':
+		case 'l', 'L', 'q', 'Q':
+			skip(" \t0123456789")
+		case 'a', 'i', 'c':
+			if gnu {
+				until("\n")
+			} else {
+				until("\n;")
+			}
+		case 'r', 'R':
+			until("\n")
+		case ':', 'b', 't', 'T', 'v':
+			// A label ends at a blank too: for "b x w f" GNU sed runs "w f".
+			skip(" \t")
+			until(" \t\n;")
+		case 's', 'y':
+			if i >= len(s) || s[i] == '\n' || s[i] == '\\' {
+				return unclear
+			}
+			d := s[i]
+			i++
+			if !delimited(d, c == 's') || !delimited(d, false) {
+				return unclear
+			}
+			if c == 's' {
+				skip("gpiImM0123456789 \t")
+			}
+		case 'w', 'W', 'e':
+			return "sed script writes files or runs commands"
+		default:
+			return fmt.Sprintf("sed command %q is not understood", c)
+		}
+	}
+	return ""
+}

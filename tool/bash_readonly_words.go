@@ -1,0 +1,147 @@
+package tool
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// roAssignReason allows assignments, which only change the shell's variables,
+// except to the variables that make the shell or an allowed program run other
+// code (PATH picks what "ls" means, GIT_PAGER runs a program, PS4 is expanded
+// under set -x, GIT_TRACE names a file to write).
+func roAssignReason(a *syntax.Assign) string {
+	if a.Index != nil {
+		if r := roArithReason(a.Index); r != "" {
+			return r
+		}
+	}
+	if a.Name == nil {
+		return ""
+	}
+	name := a.Name.Value
+	if strings.HasSuffix(name, "PAGER") && a.Index == nil && a.Array == nil && !a.Naked {
+		// GIT_PAGER=cat is the common way to keep git from paging.
+		v, ok := "", true
+		if a.Value != nil {
+			v, ok = roStatic(a.Value)
+		}
+		if ok && (v == "" || v == "cat") {
+			return ""
+		}
+	}
+	if roRiskyVariable(name) {
+		return fmt.Sprintf("setting %s can make programs run other programs", name)
+	}
+	return ""
+}
+
+func roRiskyVariable(name string) bool {
+	switch name {
+	case "PATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS0", "PS1", "PS2", "PS3", "PS4",
+		"PROMPT_COMMAND", "HOME", "XDG_CONFIG_HOME", "EDITOR", "VISUAL", "LESSOPEN", "LESSCLOSE",
+		"HISTFILE", "RIPGREP_CONFIG_PATH", "SSH_ASKPASS":
+		return true
+	}
+	for _, prefix := range []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_"} {
+		if strings.HasPrefix(name, prefix) && name != "GIT_DIR" && name != "GIT_WORK_TREE" {
+			return true
+		}
+	}
+	return strings.HasSuffix(name, "PAGER")
+}
+
+// roRedirectReason allows reading redirections and fd duplication, and output
+// only to the devices that are not files.
+func roRedirectReason(r *syntax.Redirect) string {
+	switch r.Op {
+	case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		return ""
+	case syntax.DplIn, syntax.DplOut:
+		if v, ok := roStaticPtr(r.Word); ok && roIsFD(v) {
+			return ""
+		}
+		if r.Op == syntax.DplIn {
+			return "duplicates input from something that is not a file descriptor"
+		}
+		// ">& word" with a non-number word sends stdout and stderr to a file.
+	}
+	switch v, _ := roStaticPtr(r.Word); v {
+	case "/dev/null", "/dev/stdout", "/dev/stderr":
+		return ""
+	}
+	return "redirects output to a file"
+}
+
+func roIsFD(s string) bool {
+	s = strings.TrimSuffix(s, "-") // 3>&1- moves rather than copies
+	return s == "" || strings.Trim(s, "0123456789") == ""
+}
+
+// roStaticPtr is roStatic for a word that may be absent.
+func roStaticPtr(w *syntax.Word) (string, bool) {
+	if w == nil {
+		return "", false
+	}
+	return roStatic(w)
+}
+
+// roStatic returns the single value word stands for after quote removal, and
+// false when that depends on the run: parameters, command output, arithmetic,
+// brace lists ({-o,x} is two words), $'...' escapes. Globs count as known: a
+// file named like a flag could still be matched by one, a risk accepted here.
+func roStatic(w *syntax.Word) (string, bool) {
+	if len(w.Parts) == 1 {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, `\{`) {
+			return l.Value, true // the common case, without allocating
+		}
+	}
+	var b strings.Builder
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			if i := strings.IndexByte(p.Value, '{'); i >= 0 &&
+				(strings.Contains(p.Value[i:], ",") || strings.Contains(p.Value[i:], "..")) {
+				return "", false
+			}
+			roUnescape(&b, p.Value, "")
+		case *syntax.SglQuoted:
+			if p.Dollar && strings.Contains(p.Value, `\`) {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				roUnescape(&b, l.Value, "$`\"\\\n")
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// roUnescape writes s with backslash escapes removed; escapable lists the
+// characters a backslash escapes, "" meaning all (as outside quotes).
+func roUnescape(b *strings.Builder, s, escapable string) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			next := s[i+1]
+			if next == '\n' {
+				i++
+				continue
+			}
+			if escapable == "" || strings.IndexByte(escapable, next) >= 0 {
+				b.WriteByte(next)
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+}

@@ -1,0 +1,114 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/contrib/envconfig"
+
+	"github.com/toolpipe/toolpipe/devserver"
+)
+
+// Conn is a client and, in embedded mode, the server it talks to.
+type Conn struct {
+	Client client.Client
+	// Server is the embedded server this process started; nil in cluster mode or
+	// when another process's embedded server is used.
+	Server *devserver.Server
+	// Embedded is true when the server is an embedded one (ours or another
+	// process's on the same state directory).
+	Embedded bool
+	// Address is the frontend address in use.
+	Address string
+}
+
+// ConnectOptions say how to reach Temporal.
+type ConnectOptions struct {
+	StateDir string
+	// Port and UIPort are for a server this process starts; UI turns the UI on.
+	Port, UIPort int
+	UI           bool
+	Logger       *slog.Logger
+	// Mode says where to connect.
+	Mode Mode
+}
+
+// Mode is where Connect looks for Temporal.
+type Mode int
+
+const (
+	// Auto uses the configured cluster, else the embedded server (the starter).
+	Auto Mode = iota
+	// Cluster always uses the cluster; with nothing configured the SDK's default
+	// address, localhost:7233 (a worker process).
+	Cluster
+	// Embedded ignores any cluster configuration (worker --dev, starter dev).
+	Embedded
+)
+
+// Connect reaches the cluster configured through TEMPORAL_ADDRESS or a profile
+// (envconfig); with none configured it uses the embedded server on the state
+// directory: the one another process already runs there, or a new one.
+func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
+	if o.Mode != Embedded {
+		opts, err := envconfig.LoadDefaultClientOptions()
+		if err != nil {
+			return nil, fmt.Errorf("connect: temporal client configuration: %w", err)
+		}
+		if opts.HostPort != "" || o.Mode == Cluster {
+			opts.Logger = newSDKLogger(o.Logger)
+			if opts.HostPort == "" {
+				opts.HostPort = client.DefaultHostPort
+			}
+			c, err := client.DialContext(ctx, opts)
+			if err != nil {
+				return nil, fmt.Errorf("connect: cluster at %s: %w", opts.HostPort, err)
+			}
+			return &Conn{Client: c, Address: opts.HostPort}, nil
+		}
+	}
+	if info, ok := devserver.Running(o.StateDir); ok {
+		c, err := dial(ctx, info.FrontendAddress, info.Namespace, o.Logger)
+		if err != nil {
+			return nil, err
+		}
+		return &Conn{Client: c, Embedded: true, Address: info.FrontendAddress}, nil
+	}
+	cfg := devserver.Config{StateDir: o.StateDir, FrontendPort: o.Port, UI: o.UI, UIPort: o.UIPort, Logger: o.Logger}
+	srv, err := devserver.Start(ctx, cfg)
+	if err != nil && o.UI && !errors.Is(err, devserver.ErrStateDirInUse) {
+		// The UI's port may be taken (another toolpipe, another Temporal): the turn
+		// matters more than the UI, so run without it rather than fail.
+		o.Logger.Warn("starting the embedded server without the Web UI", "error", err)
+		cfg.UI = false
+		srv, err = devserver.Start(ctx, cfg)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("connect: embedded server: %w", err)
+	}
+	c, err := dial(ctx, srv.FrontendAddress(), srv.Namespace(), o.Logger)
+	if err != nil {
+		srv.Stop()
+		return nil, err
+	}
+	return &Conn{Client: c, Server: srv, Embedded: true, Address: srv.FrontendAddress()}, nil
+}
+
+func dial(ctx context.Context, addr, ns string, log *slog.Logger) (client.Client, error) {
+	c, err := client.DialContext(ctx, client.Options{HostPort: addr, Namespace: ns, Logger: newSDKLogger(log)})
+	if err != nil {
+		return nil, fmt.Errorf("connect: embedded server at %s: %w", addr, err)
+	}
+	return c, nil
+}
+
+// Close closes the client and stops the embedded server this process started.
+func (c *Conn) Close() {
+	c.Client.Close()
+	if c.Server != nil {
+		c.Server.Stop()
+	}
+}
