@@ -68,3 +68,20 @@ func TestBashLeavesNoOrphans(t *testing.T) {
 	pid := readPid(t, filepath.Join(dir, "child.pid"))
 	eventually(t, "the background child to be killed", func() bool { return !alive(pid) })
 }
+
+type fixedOverride map[string]int
+
+func (f fixedOverride) Override(name string) (int, bool) { n, ok := f[name]; return n, ok }
+
+// An operator override lowers Bash's threshold: a 150-byte output is persisted.
+func TestBashOverrideThreshold(t *testing.T) {
+	state, dir := t.TempDir(), t.TempDir()
+	a, err := New(Config{StateDir: state, Overrides: fixedOverride{tool.BashName: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := a.Bash(context.Background(), call(t, tool.BashName, dir, map[string]any{"command": "printf '%0150d' 0"}))
+	if err != nil || out.IsError || !strings.HasPrefix(out.Content, "<persisted-output>") {
+		t.Fatalf("%+v err=%v", out, err)
+	}
+}

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/contrib/envconfig"
+	"go.temporal.io/sdk/converter"
 
 	"github.com/toolpipe/toolpipe/devserver"
+	"github.com/toolpipe/toolpipe/persistence"
 )
 
 // Conn is a client and, in embedded mode, the server it talks to.
@@ -63,6 +66,9 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 			if opts.HostPort == "" {
 				opts.HostPort = client.DefaultHostPort
 			}
+			if opts.ExternalStorage, err = payloadStorage(o.StateDir); err != nil {
+				return nil, err
+			}
 			c, err := client.DialContext(ctx, opts)
 			if err != nil {
 				return nil, fmt.Errorf("connect: cluster at %s: %w", opts.HostPort, err)
@@ -71,7 +77,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 		}
 	}
 	if info, ok := devserver.Running(o.StateDir); ok {
-		c, err := dial(ctx, info.FrontendAddress, info.Namespace, o.Logger)
+		c, err := dial(ctx, info.FrontendAddress, info.Namespace, o.StateDir, o.Logger)
 		if err != nil {
 			return nil, err
 		}
@@ -89,7 +95,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect: embedded server: %w", err)
 	}
-	c, err := dial(ctx, srv.FrontendAddress(), srv.Namespace(), o.Logger)
+	c, err := dial(ctx, srv.FrontendAddress(), srv.Namespace(), o.StateDir, o.Logger)
 	if err != nil {
 		srv.Stop()
 		return nil, err
@@ -97,8 +103,12 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 	return &Conn{Client: c, Server: srv, Embedded: true, Address: srv.FrontendAddress()}, nil
 }
 
-func dial(ctx context.Context, addr, ns string, log *slog.Logger) (client.Client, error) {
-	c, err := client.DialContext(ctx, client.Options{HostPort: addr, Namespace: ns, Logger: newSDKLogger(log)})
+func dial(ctx context.Context, addr, ns, stateDir string, log *slog.Logger) (client.Client, error) {
+	storage, err := payloadStorage(stateDir)
+	if err != nil {
+		return nil, err
+	}
+	c, err := client.DialContext(ctx, client.Options{HostPort: addr, Namespace: ns, Logger: newSDKLogger(log), ExternalStorage: storage})
 	if err != nil {
 		return nil, fmt.Errorf("connect: embedded server at %s: %w", addr, err)
 	}
@@ -111,4 +121,14 @@ func (c *Conn) Close() {
 	if c.Server != nil {
 		c.Server.Stop()
 	}
+}
+
+// payloadStorage keeps payloads over Temporal's limits (a 5 MB Write) in the state
+// directory; in cluster mode every client and worker must share that directory.
+func payloadStorage(stateDir string) (converter.ExternalStorage, error) {
+	d, err := persistence.NewPayloadDriver(filepath.Join(stateDir, "payloads"))
+	if err != nil {
+		return converter.ExternalStorage{}, fmt.Errorf("connect: %w", err)
+	}
+	return d.ExternalStorage(), nil
 }

@@ -9,10 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	sdkworker "go.temporal.io/sdk/worker"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
+	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -69,5 +72,51 @@ func TestHugeBashOutputStaysOutOfHistory(t *testing.T) {
 	if r := byID(res.Results, "back"); r.IsError || strings.Contains(r.Content, "persisted-output") ||
 		r.Content != fmt.Sprintf("%6d\t%s\n%6d\t%s\n%6d\t%s\n", 1, "line 1 of the huge output", 2, "line 2 of the huge output", 3, "line 3 of the huge output") {
 		t.Fatalf("read back: %.300q", r.Content)
+	}
+}
+
+// Payload limits: a 5 MB Write and a 5 MB Read result go through without a workflow
+// task failure, their bytes kept in the payload store instead of history.
+func TestFiveMegabytePayloads(t *testing.T) {
+	state := t.TempDir()
+	acts, err := activities.New(activities.Config{StateDir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := testenv.StorageClient(t, filepath.Join(state, "payloads"))
+	h := &harness{t: t, probe: newProbe(), queue: testenv.TaskQueue(t), c: c}
+	testenv.StartWorkerWith(t, c, h.queue, func(r sdkworker.Registry) { tpworker.Register(r, acts) })
+
+	dir := t.TempDir()
+	file := filepath.Join(dir, "big.txt")
+	line := strings.Repeat("0123456789", 250)  // 2,500 bytes: Read cuts lines at 2,000 chars
+	content := strings.Repeat(line+"\n", 2000) // 5 MB
+	run := h.start(workflows.TurnInput{Workdir: dir, CloseIntake: true, Blocks: []tool.Block{
+		{ID: "w", Name: tool.WriteName, Input: raw(map[string]any{"file_path": file, "content": content})},
+		{ID: "r", Name: tool.ReadName, Input: raw(map[string]any{"file_path": file})},
+	}})
+	res := h.result(run)
+	if r := byID(res.Results, "w"); r.IsError {
+		t.Fatalf("write: %+v", r)
+	}
+	if b, err := os.ReadFile(file); err != nil || string(b) != content {
+		t.Fatalf("written file differs (%d bytes, %v)", len(b), err)
+	}
+	r := byID(res.Results, "r")
+	if r.IsError || len(r.Content) < 4_000_000 || strings.Count(r.Content, "\n") != 2000 {
+		t.Fatalf("read: error=%v, %d bytes", r.IsError, len(r.Content))
+	}
+	iter := c.GetWorkflowHistory(testenv.Context(t), run.GetID(), run.GetRunID(), false, 0)
+	var size int
+	for iter.HasNext() {
+		ev, err := iter.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := proto.Marshal(ev)
+		size += len(b)
+	}
+	if size > 256<<10 {
+		t.Fatalf("history is %d bytes: the payloads were not kept out of it", size)
 	}
 }

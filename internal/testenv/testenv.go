@@ -15,6 +15,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/server/temporaltest"
 
+	"github.com/toolpipe/toolpipe/persistence"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
@@ -33,6 +34,30 @@ func Server() *temporaltest.TestServer {
 // Client returns a client of the shared server.
 func Client() client.Client { return Server().GetDefaultClient() }
 
+// StorageClient returns a client of the shared server that keeps large payloads in
+// dir, as toolpipe's clients and workers do.
+func StorageClient(t testing.TB, dir string) client.Client {
+	d, err := persistence.NewPayloadDriver(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Server().NewClientWithOptions(client.Options{ExternalStorage: d.ExternalStorage()})
+	t.Cleanup(c.Close)
+	return c
+}
+
+// StartWorkerWith runs a worker of client c, as StartWorker does.
+func StartWorkerWith(t testing.TB, c client.Client, queue string, register func(sdkworker.Registry)) sdkworker.Worker {
+	t.Helper()
+	w := sdkworker.New(c, queue, tpworker.Options())
+	register(w)
+	if err := w.Start(); err != nil {
+		t.Fatalf("start worker: %v", err)
+	}
+	t.Cleanup(w.Stop)
+	return w
+}
+
 // TaskQueue returns a task queue no other test uses.
 func TaskQueue(t testing.TB) string {
 	return fmt.Sprintf("%s-%d", t.Name(), queues.Add(1))
@@ -42,13 +67,7 @@ func TaskQueue(t testing.TB) string {
 // ends; register adds what it runs.
 func StartWorker(t testing.TB, queue string, register func(sdkworker.Registry)) sdkworker.Worker {
 	t.Helper()
-	w := sdkworker.New(Client(), queue, tpworker.Options())
-	register(w)
-	if err := w.Start(); err != nil {
-		t.Fatalf("start worker: %v", err)
-	}
-	t.Cleanup(w.Stop)
-	return w
+	return StartWorkerWith(t, Client(), queue, register)
 }
 
 // Context is a context for one client call in a test, bounded so a bug hangs no

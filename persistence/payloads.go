@@ -1,0 +1,124 @@
+package persistence
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	commonpb "go.temporal.io/api/common/v1"
+	"go.temporal.io/sdk/converter"
+	"google.golang.org/protobuf/proto"
+)
+
+// PayloadThreshold is the payload size above which Temporal payloads (tool inputs,
+// results, workflow results) are kept in the payload store instead of history. It is
+// well under Temporal's 2 MB blob limit, so a 5 MB Write cannot fail a workflow task.
+const PayloadThreshold = 128 << 10
+
+// PayloadDriver is a converter.StorageDriver that keeps large Temporal payloads as
+// files, named by the SHA-256 of their bytes: storing is idempotent (a retry or a
+// replay writes the same name) and identical payloads (a Write's content passed
+// from the turn to its activity) are stored once. Claims in history hold only the
+// hash. Every process that reads a turn's history (client, workers) must see the
+// same directory.
+type PayloadDriver struct {
+	dir string
+}
+
+const payloadClaimKey = "sha256"
+
+// NewPayloadDriver stores payloads under dir (created if missing).
+func NewPayloadDriver(dir string) (*PayloadDriver, error) {
+	if !filepath.IsAbs(dir) {
+		return nil, fmt.Errorf("persist: payload dir %q must be absolute", dir)
+	}
+	return &PayloadDriver{dir: dir}, nil
+}
+
+// ExternalStorage returns the SDK configuration that routes large payloads here.
+func (d *PayloadDriver) ExternalStorage() converter.ExternalStorage {
+	return converter.ExternalStorage{Drivers: []converter.StorageDriver{d}, PayloadSizeThreshold: PayloadThreshold}
+}
+
+// Name identifies this driver in history claims; it must never change.
+func (d *PayloadDriver) Name() string { return "toolpipe-fs" }
+
+// Type is the driver kind.
+func (d *PayloadDriver) Type() string { return "filesystem" }
+
+// Store writes each payload to <dir>/<sha256> unless it is already there.
+func (d *PayloadDriver) Store(ctx converter.StorageDriverStoreContext, payloads []*commonpb.Payload) ([]converter.StorageDriverClaim, error) {
+	if err := os.MkdirAll(d.dir, 0o700); err != nil {
+		return nil, fmt.Errorf("persist: payload dir: %w", err)
+	}
+	claims := make([]converter.StorageDriverClaim, len(payloads))
+	for i, p := range payloads {
+		data, err := proto.MarshalOptions{Deterministic: true}.Marshal(p)
+		if err != nil {
+			return nil, fmt.Errorf("persist: encode payload: %w", err)
+		}
+		sum := sha256.Sum256(data)
+		name := hex.EncodeToString(sum[:])
+		if err := d.write(name, data); err != nil {
+			return nil, err
+		}
+		claims[i] = converter.StorageDriverClaim{ClaimData: map[string]string{payloadClaimKey: name}}
+	}
+	return claims, nil
+}
+
+// write stores data under name atomically: a temp file linked into place, so a
+// crash never leaves a partial payload under a valid name.
+func (d *PayloadDriver) write(name string, data []byte) error {
+	final := filepath.Join(d.dir, name)
+	if _, err := os.Stat(final); err == nil {
+		return nil
+	}
+	tmp, err := os.CreateTemp(d.dir, ".payload-*")
+	if err != nil {
+		return fmt.Errorf("persist: payload: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("persist: payload: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("persist: payload: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("persist: payload: %w", err)
+	}
+	if err := os.Link(tmp.Name(), final); err != nil && !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("persist: payload: %w", err)
+	}
+	return nil
+}
+
+// Retrieve reads the payloads back and checks they are the ones the claims name.
+func (d *PayloadDriver) Retrieve(ctx converter.StorageDriverRetrieveContext, claims []converter.StorageDriverClaim) ([]*commonpb.Payload, error) {
+	out := make([]*commonpb.Payload, len(claims))
+	for i, c := range claims {
+		name := c.ClaimData[payloadClaimKey]
+		if len(name) != 64 {
+			return nil, fmt.Errorf("persist: payload claim %v has no valid %s", c.ClaimData, payloadClaimKey)
+		}
+		data, err := os.ReadFile(filepath.Join(d.dir, name))
+		if err != nil {
+			return nil, fmt.Errorf("persist: payload %s: %w (is the payload directory shared by every worker and client?)", name, err)
+		}
+		if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != name {
+			return nil, fmt.Errorf("persist: payload %s is corrupt", name)
+		}
+		var p commonpb.Payload
+		if err := proto.Unmarshal(data, &p); err != nil {
+			return nil, fmt.Errorf("persist: payload %s: %w", name, err)
+		}
+		out[i] = &p
+	}
+	return out, nil
+}
