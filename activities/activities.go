@@ -64,7 +64,18 @@ func New(cfg Config) (*Activities, error) {
 // Register registers every tool activity under its tool name, which is the activity
 // type the Turn workflow schedules.
 func (a *Activities) Register(r worker.ActivityRegistry) {
-	for name, fn := range map[string]func(context.Context, tool.Call) (tool.Output, error){
+	for name, fn := range a.Tools() {
+		r.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
+	}
+}
+
+// ToolFunc runs one tool call.
+type ToolFunc = func(context.Context, tool.Call) (tool.Output, error)
+
+// Tools returns the tool functions by tool name, for the worker and for running
+// tools in-process (the benchmarks' baseline).
+func (a *Activities) Tools() map[string]ToolFunc {
+	return map[string]ToolFunc{
 		tool.BashName:     a.Bash,
 		tool.ReadName:     a.limited(a.Read),
 		tool.WriteName:    a.limited(a.Write),
@@ -72,8 +83,6 @@ func (a *Activities) Register(r worker.ActivityRegistry) {
 		tool.GlobName:     a.limited(a.Glob),
 		tool.GrepName:     a.Grep,
 		tool.WebFetchName: a.limited(a.WebFetch),
-	} {
-		r.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
 	}
 }
 
