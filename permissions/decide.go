@@ -1,0 +1,233 @@
+package permissions
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Request is one tool call as Decide needs to see it.
+type Request struct {
+	// Tool is the tool's name: Bash, Read, Edit, Write, Glob, Grep,
+	// WebFetch, mcp__server__tool, or another tool's name.
+	Tool string
+	// Command is the Bash command.
+	Command string
+	// Paths are the files or directories a file tool touches, absolute,
+	// with ".." and symbolic links already resolved by the caller. Include
+	// both a symbolic link and its target: a deny rule matching either
+	// denies, and every path must be allowed. Empty means the working
+	// directory (Glob and Grep without a path). For Glob, pass the directory
+	// its pattern's fixed prefix reaches (path + "../../x/*" reaches
+	// path/../../x), not only the path field.
+	Paths []string
+	// URL is the WebFetch URL.
+	URL string
+	// ReadOnly says the call only reads, as the caller judged it: for Bash
+	// from tool.IsReadOnlyBash, for MCP tools from their readOnlyHint. A
+	// read-only Bash command is allowed in every mode unless a deny or ask
+	// rule matches it; in plan mode only read-only calls may run.
+	ReadOnly bool
+}
+
+// Policy is the merged permission settings of a session.
+type Policy struct {
+	// Allow, Deny and Ask are permissions.allow, .deny and .ask.
+	Allow, Deny, Ask []Rule
+	// Mode is permissions.defaultMode or the mode the session runs in.
+	Mode Mode
+	// ProjectDir is the project root, the anchor of /path rules; when
+	// empty, WorkDir is used.
+	ProjectDir string
+	// WorkDir is the working directory: the anchor of path and ./path
+	// rules, and where file tools may work without asking.
+	WorkDir string
+	// AdditionalDirs are permissions.additionalDirectories, absolute.
+	AdditionalDirs []string
+	// HomeDir is the anchor of ~/path rules; when empty they match nothing.
+	HomeDir string
+	// ReadOnlyCommand, when set, judges one part of a compound Bash command
+	// (its statement with redirections), so that "npm test | head" needs a
+	// rule for npm test only, as in Claude Code. It must be pure; pass
+	// tool.IsReadOnlyBash. It is not serialised.
+	ReadOnlyCommand func(command string) bool `json:"-"`
+}
+
+// Decide returns whether a tool call may run. Rules are checked first, deny
+// then ask then allow, and the first list with a match decides; only then
+// does the mode decide, together with the confinement of file tools to the
+// working directories. Plan mode sits between ask and allow: no allow rule
+// can let a call that is not read-only run in plan mode. Decide is pure and
+// deterministic; it never panics on any input.
+func Decide(req Request, pol Policy) Decision {
+	c := newCall(&req, &pol)
+	for _, r := range pol.Deny {
+		if c.hits(r) {
+			return deniedByRule(c, r)
+		}
+	}
+	for _, r := range pol.Ask {
+		if c.hits(r) {
+			return askedByRule(c, r)
+		}
+	}
+	if pol.Mode == Plan && !c.readOnly() {
+		return deniedByPlan(c)
+	}
+	if c.uncheckable() {
+		return Decision{Ask, fmt.Sprintf("The %s cannot be parsed, so the deny and ask rules cannot be checked against it; approval required.", c.what()), ""}
+	}
+	if rules, ok := c.allowedBy(); ok {
+		return Decision{Allow, fmt.Sprintf("Allowed by the rule %s.", rules), rules}
+	}
+	return c.modeDefault()
+}
+
+// DeniedPath returns the deny rule that forbids tool to touch the absolute,
+// resolved path, if any. Glob and Grep use it to drop results that the
+// rules hide: a search of the working directory is allowed, but a match
+// inside a denied ./secrets must not be shown.
+func DeniedPath(tool, path string, pol Policy) (Rule, bool) {
+	c := newCall(&Request{Tool: tool, Paths: []string{path}}, &pol)
+	for _, r := range pol.Deny {
+		if c.hits(r) {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}
+
+type toolKind uint8
+
+const (
+	kindOther toolKind = iota // MCP and tools without specifiers
+	kindBash
+	kindRead // Read, Glob, Grep
+	kindEdit // Edit, Write
+	kindWebFetch
+)
+
+// call is a Request prepared once for matching against every rule.
+type call struct {
+	req  *Request
+	pol  *Policy
+	kind toolKind
+
+	parsed, parsedOK bool
+	parts            []bashPart
+	unmatched        string // first Bash part no allow rule covered
+
+	paths []string
+	host  string
+}
+
+func newCall(req *Request, pol *Policy) *call {
+	c := &call{req: req, pol: pol}
+	switch req.Tool {
+	case ToolBash:
+		c.kind = kindBash
+	case ToolRead, ToolGlob, ToolGrep:
+		c.kind = kindRead
+		c.paths = pol.cleanPaths(req.Paths)
+	case ToolEdit, ToolWrite:
+		c.kind = kindEdit
+		c.paths = pol.cleanPaths(req.Paths)
+	case ToolWebFetch:
+		c.kind = kindWebFetch
+		c.host = hostOf(req.URL)
+	}
+	return c
+}
+
+// parse splits the Bash command on first use: rules without a specifier and
+// read-only commands never need it.
+func (c *call) parse() bool {
+	if !c.parsed {
+		c.parsed = true
+		c.parts, c.parsedOK = splitBash(c.req.Command)
+	}
+	return c.parsedOK
+}
+
+// applies reports whether rule r is about this call's tool. Read rules also
+// cover Glob and Grep, and Edit rules cover Write, as in Claude Code; an MCP
+// server rule covers each of the server's tools.
+func (c *call) applies(r Rule) bool {
+	tool := c.req.Tool
+	switch {
+	case r.Tool == tool:
+		return true
+	case r.Tool == ToolRead:
+		return tool == ToolGlob || tool == ToolGrep
+	case r.Tool == ToolEdit:
+		return tool == ToolWrite
+	case strings.HasPrefix(r.Tool, mcpPrefix) && !strings.Contains(r.Tool[len(mcpPrefix):], "__"):
+		return len(tool) > len(r.Tool)+2 && strings.HasPrefix(tool, r.Tool) && tool[len(r.Tool):len(r.Tool)+2] == "__"
+	}
+	return false
+}
+
+// hits reports whether a deny or ask rule matches: for Bash, ANY part (seen
+// through wrappers) or the whole command; for file tools, ANY path.
+func (c *call) hits(r Rule) bool {
+	if !c.applies(r) {
+		return false
+	}
+	if r.m.kind == matchAll {
+		return true
+	}
+	switch c.kind {
+	case kindBash:
+		if matchCommand(r.m, strings.TrimSpace(c.req.Command)) {
+			return true
+		}
+		c.parse()
+		for i := range c.parts {
+			w, u := c.parts[i].variants(true)
+			if matchCommand(r.m, w) || u != "" && matchCommand(r.m, u) {
+				return true
+			}
+		}
+	case kindRead, kindEdit:
+		for _, p := range c.paths {
+			if c.pol.matchPath(r.m, p) {
+				return true
+			}
+		}
+	case kindWebFetch:
+		return matchDomain(r.m, c.host)
+	}
+	return false
+}
+
+// readOnly reports whether the call only reads, for plan mode. WebFetch
+// reads a remote page and changes nothing here, so plan mode lets it ask.
+func (c *call) readOnly() bool {
+	switch c.kind {
+	case kindRead, kindWebFetch:
+		return true
+	case kindEdit:
+		return false
+	}
+	return c.req.ReadOnly
+}
+
+// uncheckable reports a call that deny or ask rules with a specifier might
+// have matched had it been understood: a Bash command that does not parse,
+// a URL without a host. Such a call must not slip through to a permissive
+// mode or a bare allow rule.
+func (c *call) uncheckable() bool {
+	if c.kind != kindBash && c.kind != kindWebFetch {
+		return false
+	}
+	for _, list := range [][]Rule{c.pol.Deny, c.pol.Ask} {
+		for _, r := range list {
+			if r.m.kind != matchAll && c.applies(r) {
+				if c.kind == kindBash {
+					return !c.parse()
+				}
+				return c.host == ""
+			}
+		}
+	}
+	return false
+}

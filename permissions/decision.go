@@ -1,0 +1,114 @@
+package permissions
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Decision is the answer of Decide.
+type Decision struct {
+	// Behavior says whether to run the call, ask a person, or refuse.
+	Behavior Behavior
+	// Reason explains the decision in a sentence fit for the model (when
+	// denied, it is the error result) and for the person asked.
+	Reason string
+	// Rule is the rule that decided, in settings.json syntax, or several
+	// joined by ", " when each part of a compound command needed its own
+	// allow rule; "" when the mode or the working directories decided.
+	Rule string
+}
+
+// Behavior is what a Decision tells the caller to do. The zero Behavior is
+// Deny, so that a Decision nobody filled in refuses rather than runs.
+type Behavior uint8
+
+const (
+	// Deny refuses the call; the Reason goes to the model as an error result.
+	Deny Behavior = iota
+	// Ask waits for a person to approve or deny the call.
+	Ask
+	// Allow runs the call.
+	Allow
+)
+
+var behaviorNames = []string{"deny", "ask", "allow"}
+
+// String returns "deny", "ask" or "allow", the words hooks use in
+// permissionDecision.
+func (b Behavior) String() string {
+	if int(b) < len(behaviorNames) {
+		return behaviorNames[b]
+	}
+	return fmt.Sprintf("Behavior(%d)", b)
+}
+
+// MarshalText writes the behaviour's String.
+func (b Behavior) MarshalText() ([]byte, error) {
+	if int(b) >= len(behaviorNames) {
+		return nil, fmt.Errorf("permissions: cannot marshal invalid %v", b)
+	}
+	return []byte(b.String()), nil
+}
+
+// UnmarshalText reads "deny", "ask" or "allow".
+func (b *Behavior) UnmarshalText(text []byte) error {
+	for i, name := range behaviorNames {
+		if string(text) == name {
+			*b = Behavior(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("permissions: unknown behavior %q; valid: deny, ask, allow", text)
+}
+
+// maxShown bounds how much of a command or path a reason quotes, so that a
+// huge command does not make a huge history event or model message.
+const maxShown = 200
+
+// shorten cuts s to maxShown bytes at a rune boundary.
+func shorten(s string) string {
+	if len(s) <= maxShown {
+		return s
+	}
+	cut := maxShown
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// what describes the call for a reason: `Bash command "ls"`, `Edit of
+// /p/x.go`, `WebFetch of https://x`, or the tool name.
+func (c *call) what() string {
+	switch c.kind {
+	case kindBash:
+		return fmt.Sprintf("Bash command %q", shorten(c.req.Command))
+	case kindRead, kindEdit:
+		return fmt.Sprintf("%s of %s", c.req.Tool, shorten(c.paths[0]))
+	case kindWebFetch:
+		return fmt.Sprintf("WebFetch of %s", shorten(c.req.URL))
+	}
+	return c.req.Tool
+}
+
+func (c *call) workingDirs() string {
+	dirs := append([]string{c.pol.WorkDir}, c.pol.AdditionalDirs...)
+	return strings.Join(dirs, ", ")
+}
+
+func deniedByRule(c *call, r Rule) Decision {
+	return Decision{Deny, fmt.Sprintf("Permission to use %s was denied by the rule %s in permissions.deny.", c.what(), r), r.String()}
+}
+
+func askedByRule(c *call, r Rule) Decision {
+	return Decision{Ask, fmt.Sprintf("The rule %s in permissions.ask requires approval for %s.", r, c.what()), r.String()}
+}
+
+func deniedByPlan(c *call) Decision {
+	return Decision{Deny, fmt.Sprintf("Permission to use %s was denied: plan mode is read-only and this call could change something. "+
+		"Present the plan instead of carrying it out.", c.what()), ""}
+}
+
+func outsideReason(c *call, p string) string {
+	return fmt.Sprintf("%s is outside the working directories (%s)", shorten(p), c.workingDirs())
+}

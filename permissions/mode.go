@@ -1,0 +1,73 @@
+package permissions
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Mode is the permission mode, Claude Code's permissions.defaultMode or
+// --permission-mode. It sets what happens to a call that no rule decides.
+// The zero Mode is Default.
+type Mode uint8
+
+const (
+	// Default asks before every call that is not read-only and has no
+	// allow rule.
+	Default Mode = iota
+	// AcceptEdits also allows Edit and Write inside the working
+	// directories without asking; Bash still asks.
+	AcceptEdits
+	// Plan is read-only: every call that is not read-only is denied, so
+	// the agent can explore and propose but not change anything.
+	Plan
+	// BypassPermissions allows what no rule decides. Deny and ask rules
+	// still apply, and edits in protected directories (.git, .claude,
+	// .vscode, .idea) still ask, as in Claude Code.
+	BypassPermissions
+)
+
+// modeNames is indexed by Mode and spelled as in settings.json.
+var modeNames = []string{"default", "acceptEdits", "plan", "bypassPermissions"}
+
+// String returns the mode as settings.json spells it.
+func (m Mode) String() string {
+	if int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return fmt.Sprintf("Mode(%d)", m)
+}
+
+// ParseMode reads a mode as settings.json spells it (case-sensitive, like
+// Claude Code). The empty string is Default, for settings that set no mode.
+// Claude Code's dontAsk and auto modes are not supported and are reported as
+// errors rather than silently treated as another mode.
+func ParseMode(s string) (Mode, error) {
+	if s == "" {
+		return Default, nil
+	}
+	for i, name := range modeNames {
+		if s == name {
+			return Mode(i), nil
+		}
+	}
+	return Default, fmt.Errorf("permissions: unknown permission mode %q; valid modes: %s",
+		s, strings.Join(modeNames, ", "))
+}
+
+// MarshalText writes the mode's name, so that a Policy is readable JSON.
+func (m Mode) MarshalText() ([]byte, error) {
+	if int(m) >= len(modeNames) {
+		return nil, fmt.Errorf("permissions: cannot marshal invalid %v", m)
+	}
+	return []byte(m.String()), nil
+}
+
+// UnmarshalText parses text with ParseMode.
+func (m *Mode) UnmarshalText(text []byte) error {
+	parsed, err := ParseMode(string(text))
+	if err != nil {
+		return err
+	}
+	*m = parsed
+	return nil
+}
