@@ -15,8 +15,13 @@ const DefaultTaskQueue = "toolpipe"
 
 // Register registers toolpipe's workflows and tool activities on a worker.
 func Register(r sdkworker.Registry, acts *activities.Activities) {
-	r.RegisterWorkflowWithOptions(workflows.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName})
+	RegisterWorkflows(r)
 	acts.Register(r)
+}
+
+// RegisterWorkflows registers toolpipe's workflows only.
+func RegisterWorkflows(r sdkworker.WorkflowRegistry) {
+	r.RegisterWorkflowWithOptions(workflows.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName})
 }
 
 // Options are the worker options toolpipe needs. Cancellation reaches a running
