@@ -54,7 +54,9 @@ func runGroup(ctx context.Context, scratch string, spec procSpec) (procResult, e
 	cmd := exec.Command(spec.path, spec.args...)
 	cmd.Dir = spec.dir
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Its own group, so cancellation kills everything the command started; and
+	// killed with the worker, so a crashed worker leaves no shell running on.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		return fail(fmt.Errorf("process: start %s: %w", filepath.Base(spec.path), err))
 	}
