@@ -59,6 +59,10 @@ func (d *Definition) ValidateInput(input json.RawMessage) error {
 	if err := d.schema.Validate(v); err != nil {
 		return fmt.Errorf("%s: %s", InputValidationError, schemaMessage(err))
 	}
+	if hasNUL(v) {
+		// No command, path or pattern can hold a NUL: the OS would cut or refuse it.
+		return fmt.Errorf("%s: the input contains a NUL character (\\u0000), which no command, path or pattern can hold", InputValidationError)
+	}
 	if d.Check != nil {
 		if err := d.Check(input); err != nil {
 			return fmt.Errorf("%s: %v", InputValidationError, err)
@@ -134,4 +138,25 @@ func mustCompile(name, schema string) *jsonschema.Schema {
 		panic(fmt.Sprintf("tool %s: schema does not compile: %v", name, err))
 	}
 	return s
+}
+
+// hasNUL reports whether any string in a decoded JSON value holds a NUL.
+func hasNUL(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.IndexByte(x, 0) >= 0
+	case []any:
+		for _, e := range x {
+			if hasNUL(e) {
+				return true
+			}
+		}
+	case map[string]any:
+		for k, e := range x {
+			if hasNUL(k) || hasNUL(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
