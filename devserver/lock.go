@@ -53,11 +53,15 @@ func (e *StateDirInUseError) Is(target error) bool { return target == ErrStateDi
 
 // Info describes a running server, as advertised in <StateDir>/server.json.
 type Info struct {
-	PID             int    `json:"pid"`
+	// PID is the process running the server.
+	PID int `json:"pid"`
+	// FrontendAddress is the gRPC host:port to give SDK clients.
 	FrontendAddress string `json:"frontend_address"`
-	// UIAddress is empty when the server runs without the Web UI.
-	UIAddress string    `json:"ui_address,omitempty"`
-	Namespace string    `json:"namespace"`
+	// UIAddress is the Web UI's base URL, empty when the UI is off.
+	UIAddress string `json:"ui_address,omitempty"`
+	// Namespace is the namespace the server was started for.
+	Namespace string `json:"namespace"`
+	// StartedAt is when the server became ready, in UTC.
 	StartedAt time.Time `json:"started_at"`
 }
 

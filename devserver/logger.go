@@ -29,12 +29,12 @@ var (
 	_ log.SLogWrapper = slogLogger{}
 )
 
-// newServerLogger returns a server logger that drops records below min, and
+// newServerLogger returns a server logger that drops records below minLevel, and
 // all records once quiet is set. The filter lives in the slog handler rather
 // than in the adapter so that the *slog.Logger handed out through SLog (the
 // server gives it to its Nexus HTTP handlers) is filtered the same way.
-func newServerLogger(base *slog.Logger, min slog.Leveler, quiet *atomic.Bool) slogLogger {
-	h := &levelHandler{next: base.Handler(), min: min, quiet: quiet}
+func newServerLogger(base *slog.Logger, minLevel slog.Leveler, quiet *atomic.Bool) slogLogger {
+	h := &levelHandler{next: base.Handler(), min: minLevel, quiet: quiet}
 	return slogLogger{l: slog.New(h).With("component", "temporal")}
 }
 
