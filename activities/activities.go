@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"sync"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/worker"
@@ -39,6 +40,8 @@ type Activities struct {
 	cfg   Config
 	log   *slog.Logger
 	store persistence.Store
+	// calls holds the stats of the calls running now, for their spans (telemetry.go).
+	calls sync.Map
 }
 
 // New validates cfg and returns the activities.
@@ -65,8 +68,11 @@ func New(cfg Config) (*Activities, error) {
 // type the Turn workflow schedules.
 func (a *Activities) Register(r worker.ActivityRegistry) {
 	for name, fn := range a.Tools() {
-		r.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
+		r.RegisterActivityWithOptions(a.observed(name, fn), activity.RegisterOptions{Name: name})
 	}
+	// The steps of the tool pipeline around the call (SPEC §3.8, §5).
+	r.RegisterActivityWithOptions(observedHook(a.RunHook), activity.RegisterOptions{Name: HookActivityName})
+	r.RegisterActivityWithOptions(a.ResolvePaths, activity.RegisterOptions{Name: ResolvePathsActivityName})
 }
 
 // ToolFunc runs one tool call.

@@ -27,7 +27,7 @@ func (a *Activities) Bash(ctx context.Context, call tool.Call) (tool.Output, err
 	}
 	timeout := time.Duration(min(ms, tool.BashMaxTimeoutMs)) * time.Millisecond
 	tail := &tailer{}
-	stop := keepAlive(ctx, tail.progress)
+	stop := keepAlive(ctx, call.ToolUseID, tail.progress)
 	defer stop()
 	res, err := runGroup(ctx, a.scratch(call), procSpec{
 		path: "/bin/bash", args: []string{"-c", in.Command}, dir: call.Workdir,

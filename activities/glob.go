@@ -25,7 +25,7 @@ func (a *Activities) Glob(ctx context.Context, call tool.Call) (tool.Output, err
 	if err := json.Unmarshal(call.Input, &in); err != nil {
 		return tool.Output{}, badCall(call, err)
 	}
-	stop := keepAlive(ctx, nil)
+	stop := keepAlive(ctx, call.ToolUseID, nil)
 	defer stop()
 	base, pattern := resolve(call.Workdir, in.Path), in.Pattern
 	if filepath.IsAbs(pattern) {

@@ -29,7 +29,7 @@ func (a *Activities) Grep(ctx context.Context, call tool.Call) (tool.Output, err
 			"grep: ripgrep (rg) is not on the worker's PATH; install it (Debian: apt-get install ripgrep)",
 			ErrInfrastructure, temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
-	stop := keepAlive(ctx, nil)
+	stop := keepAlive(ctx, call.ToolUseID, nil)
 	defer stop()
 	res, err := runGroup(ctx, a.scratch(call), procSpec{path: rg, args: grepArgs(in, call.Workdir), dir: call.Workdir})
 	if err != nil {

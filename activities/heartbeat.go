@@ -12,10 +12,11 @@ import (
 // sibling's process is killed (with the worker's MaxHeartbeatThrottleInterval).
 const heartbeatEvery = 500 * time.Millisecond
 
-// keepAlive heartbeats until stop is called; details, when non-nil, gives the
-// progress to attach (Bash's output tail). Outside an activity it does nothing, so
-// the tools can also run in-process.
-func keepAlive(ctx context.Context, details func() any) (stop func()) {
+// keepAlive heartbeats until stop is called. Every heartbeat carries a Progress
+// naming the call (so that a watcher can tell which pending activity is which tool);
+// details, when non-nil, fills in the rest (Bash's output tail). Outside an activity
+// it does nothing, so the tools can also run in-process.
+func keepAlive(ctx context.Context, toolUseID string, details func() Progress) (stop func()) {
 	if !activity.IsActivity(ctx) {
 		return func() {}
 	}
@@ -30,11 +31,12 @@ func keepAlive(ctx context.Context, details func() any) (stop func()) {
 			case <-ctx.Done():
 				return
 			case <-t.C:
+				var p Progress
 				if details != nil {
-					activity.RecordHeartbeat(ctx, details())
-				} else {
-					activity.RecordHeartbeat(ctx)
+					p = details()
 				}
+				p.ToolUseID = toolUseID
+				activity.RecordHeartbeat(ctx, p)
 			}
 		}
 	}()

@@ -31,7 +31,7 @@ func (a *Activities) Read(ctx context.Context, call tool.Call) (tool.Output, err
 	if err := json.Unmarshal(call.Input, &in); err != nil {
 		return tool.Output{}, badCall(call, err)
 	}
-	stop := keepAlive(ctx, nil)
+	stop := keepAlive(ctx, call.ToolUseID, nil)
 	defer stop()
 	path := filepath.Clean(in.FilePath)
 	f, err := os.Open(path)

@@ -55,9 +55,3 @@ func (a *Activities) limit(call tool.Call, out tool.Output) tool.Output {
 	out.Content = res.Content
 	return out
 }
-
-func (a *Activities) notePersist(call tool.Call, res persistence.Result) {
-	if res.PersistErr != nil {
-		a.log.Warn("tool output truncated: could not persist it", "tool", call.Name, "tool_use_id", call.ToolUseID, "size", res.Size, "error", res.PersistErr)
-	}
-}

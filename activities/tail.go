@@ -22,13 +22,16 @@ func (t *tailer) follow(path string) {
 	t.mu.Unlock()
 }
 
-// Progress is the heartbeat detail of a running command: the last line it printed.
+// Progress is the heartbeat detail of a running tool: which call it is and, for a
+// command, the last line it printed and how much it printed. `starter run` reads it
+// from the pending activities to show live progress.
 type Progress struct {
-	LastLine string `json:"last_line"`
-	Bytes    int64  `json:"bytes"`
+	ToolUseID string `json:"tool_use_id,omitempty"`
+	LastLine  string `json:"last_line,omitempty"`
+	Bytes     int64  `json:"bytes,omitempty"`
 }
 
-func (t *tailer) progress() any {
+func (t *tailer) progress() Progress {
 	t.mu.Lock()
 	path := t.path
 	t.mu.Unlock()

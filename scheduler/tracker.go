@@ -28,6 +28,10 @@ type Tracked struct {
 	Modifier  *tool.Modifier
 	// Known is false for a tool that does not exist (it failed fast).
 	Known bool
+	// Description names the call for people (tool.Describe), computed once: the
+	// turn's UI details show it after every scheduling step, and parsing a large
+	// input (a 5 MB Write) each time would cost more than the step.
+	Description string
 }
 
 // Tracker holds the tools of one turn in arrival order.
@@ -71,7 +75,7 @@ func (t *Tracker) Add(b tool.Block) (*Tracked, error) {
 	if t.Has(b.ID) {
 		return nil, fmt.Errorf("scheduler: duplicate tool_use id %q", b.ID)
 	}
-	tr := &Tracked{Block: b, Status: Queued}
+	tr := &Tracked{Block: b, Status: Queued, Description: tool.Describe(b)}
 	if def, ok := tool.Lookup(b.Name); ok {
 		tr.Known = true
 		tr.Safe = def.IsConcurrencySafe(b.Input)

@@ -26,6 +26,8 @@ type Conn struct {
 	Embedded bool
 	// Address is the frontend address in use.
 	Address string
+	// Namespace is the namespace the client works in.
+	Namespace string
 }
 
 // ConnectOptions say how to reach Temporal.
@@ -37,6 +39,8 @@ type ConnectOptions struct {
 	Logger       *slog.Logger
 	// Mode says where to connect.
 	Mode Mode
+	// Telemetry adds tracing and metrics to the client and its workers; nil: none.
+	Telemetry *Telemetry
 }
 
 // Mode is where Connect looks for Temporal.
@@ -69,19 +73,26 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 			if opts.ExternalStorage, err = payloadStorage(o.StateDir); err != nil {
 				return nil, err
 			}
+			if err := o.Telemetry.apply(&opts); err != nil {
+				return nil, err
+			}
 			c, err := client.DialContext(ctx, opts)
 			if err != nil {
 				return nil, fmt.Errorf("connect: cluster at %s: %w", opts.HostPort, err)
 			}
-			return &Conn{Client: c, Address: opts.HostPort}, nil
+			ns := opts.Namespace
+			if ns == "" {
+				ns = client.DefaultNamespace
+			}
+			return &Conn{Client: c, Address: opts.HostPort, Namespace: ns}, nil
 		}
 	}
 	if info, ok := devserver.Running(o.StateDir); ok {
-		c, err := dial(ctx, info.FrontendAddress, info.Namespace, o.StateDir, o.Logger)
+		c, err := dial(ctx, info.FrontendAddress, info.Namespace, o)
 		if err != nil {
 			return nil, err
 		}
-		return &Conn{Client: c, Embedded: true, Address: info.FrontendAddress}, nil
+		return &Conn{Client: c, Embedded: true, Address: info.FrontendAddress, Namespace: info.Namespace}, nil
 	}
 	cfg := devserver.Config{StateDir: o.StateDir, FrontendPort: o.Port, UI: o.UI, UIPort: o.UIPort, Logger: o.Logger}
 	srv, err := devserver.Start(ctx, cfg)
@@ -95,20 +106,24 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect: embedded server: %w", err)
 	}
-	c, err := dial(ctx, srv.FrontendAddress(), srv.Namespace(), o.StateDir, o.Logger)
+	c, err := dial(ctx, srv.FrontendAddress(), srv.Namespace(), o)
 	if err != nil {
 		srv.Stop()
 		return nil, err
 	}
-	return &Conn{Client: c, Server: srv, Embedded: true, Address: srv.FrontendAddress()}, nil
+	return &Conn{Client: c, Server: srv, Embedded: true, Address: srv.FrontendAddress(), Namespace: srv.Namespace()}, nil
 }
 
-func dial(ctx context.Context, addr, ns, stateDir string, log *slog.Logger) (client.Client, error) {
-	storage, err := payloadStorage(stateDir)
+func dial(ctx context.Context, addr, ns string, o ConnectOptions) (client.Client, error) {
+	storage, err := payloadStorage(o.StateDir)
 	if err != nil {
 		return nil, err
 	}
-	c, err := client.DialContext(ctx, client.Options{HostPort: addr, Namespace: ns, Logger: newSDKLogger(log), ExternalStorage: storage})
+	opts := client.Options{HostPort: addr, Namespace: ns, Logger: newSDKLogger(o.Logger), ExternalStorage: storage}
+	if err := o.Telemetry.apply(&opts); err != nil {
+		return nil, err
+	}
+	c, err := client.DialContext(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("connect: embedded server at %s: %w", addr, err)
 	}

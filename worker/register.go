@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"fmt"
 	"time"
 
 	sdkworker "go.temporal.io/sdk/worker"
@@ -13,24 +14,57 @@ import (
 // DefaultTaskQueue is the task queue turns run on unless configured otherwise.
 const DefaultTaskQueue = "toolpipe"
 
-// Register registers toolpipe's workflows and tool activities on a worker.
+// Register registers toolpipe's workflows and tool activities on a worker, and the
+// agent session with its model settings from the environment (ANTHROPIC_API_KEY,
+// ANTHROPIC_BASE_URL).
 func Register(r sdkworker.Registry, acts *activities.Activities) {
+	RegisterWithAgent(r, acts, activities.AgentConfigFromEnv(acts.StateDir(), nil))
+}
+
+// RegisterWithAgent is Register with the agent's model settings given; a nil Intake
+// hands tool_use blocks to turns through the worker's own client.
+func RegisterWithAgent(r sdkworker.Registry, acts *activities.Activities, cfg activities.AgentConfig) {
 	RegisterWorkflows(r)
 	acts.Register(r)
+	if cfg.Intake == nil {
+		cfg.Intake = turnIntake{}
+	}
+	if cfg.StateDir == "" {
+		cfg.StateDir = acts.StateDir()
+	}
+	agent, err := activities.NewAgent(cfg)
+	if err != nil {
+		// The state directory was validated by activities.New and the intake is set:
+		// only a programming error gets here.
+		panic(fmt.Sprintf("worker: agent activities: %v", err))
+	}
+	agent.Register(r)
 }
 
-// RegisterWorkflows registers toolpipe's workflows only.
+// RegisterWorkflows registers toolpipe's workflows only: the Turn and the Session.
 func RegisterWorkflows(r sdkworker.WorkflowRegistry) {
 	r.RegisterWorkflowWithOptions(workflows.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName})
+	r.RegisterWorkflowWithOptions(workflows.Session, workflow.RegisterOptions{Name: workflows.SessionWorkflowName})
 }
 
-// Options are the worker options toolpipe needs. Cancellation reaches a running
-// activity only in a heartbeat response, and the SDK batches heartbeats up to 80% of
-// the heartbeat timeout: capping the throttle at half a second is what makes a Bash
-// failure kill its siblings' processes promptly.
+// Options are the worker options toolpipe needs.
+//
+//   - Cancellation reaches a running activity only in a heartbeat response, and the
+//     SDK batches heartbeats up to 80% of the heartbeat timeout: capping the throttle
+//     at half a second is what makes a Bash failure kill its siblings' processes
+//     promptly.
+//   - A queue scan can start many tools in one workflow task; reserving up to 32
+//     eager activities lets them all come back with the task's completion instead of
+//     going through matching (the SDK's default is 3).
+//   - A dead worker's sticky queue holds its turns' next workflow task until the
+//     sticky schedule-to-start timeout: 2s instead of 5s shortens recovery, at the cost
+//     of a full replay when a live but overloaded worker is slower than that.
 func Options() sdkworker.Options {
+	eager := 32
 	return sdkworker.Options{
-		MaxHeartbeatThrottleInterval:     500 * time.Millisecond,
-		DefaultHeartbeatThrottleInterval: 500 * time.Millisecond,
+		MaxHeartbeatThrottleInterval:                500 * time.Millisecond,
+		DefaultHeartbeatThrottleInterval:            500 * time.Millisecond,
+		MaxEagerActivityReservationsPerWorkflowTask: &eager,
+		StickyScheduleToStartTimeout:                2 * time.Second,
 	}
 }

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"fmt"
+	"strings"
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
@@ -26,6 +27,8 @@ type turn struct {
 	cancelSibling workflow.CancelFunc
 	// cancels stops one tool (an interrupt), keyed by tool_use id.
 	cancels map[string]workflow.CancelFunc
+	// gate is the hook and permission pipeline's state (turn_approval.go).
+	gate gateState
 }
 
 // Turn runs the tool calls of one assistant turn with Claude Code's streaming
@@ -52,7 +55,9 @@ func Turn(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 	if err := workflow.Await(ctx, func() bool { return t.finished() && workflow.AllHandlersFinished(ctx) }); err != nil {
 		return TurnResult{}, fmt.Errorf("turn: %w", err)
 	}
-	return TurnResult{Results: t.emitted, Context: t.context}, nil
+	t.publish() // the intake may have closed after the last tool was yielded
+	return TurnResult{Results: t.emitted, Context: t.context,
+		Stop: t.gate.stop, StopReason: strings.Join(t.gate.stopReasons, "\n"), Notices: t.gate.notices}, nil
 }
 
 // finished: the intake is closed and every tool has been yielded.
@@ -89,6 +94,7 @@ func (t *turn) pump() {
 		}
 	}
 	t.yield()
+	t.publish()
 }
 
 // yield hands completed results over in arrival order and applies their modifiers.

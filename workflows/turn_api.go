@@ -46,6 +46,12 @@ type TurnInput struct {
 	Context tool.Context `json:"context"`
 	// Options tune timeouts and retries; zero values take the defaults.
 	Options TurnOptions `json:"options"`
+	// SearchAttributes says the namespace has ToolpipeSessionID and ToolpipeStatus
+	// registered, so the turn keeps them up to date; false on clusters without them.
+	SearchAttributes bool `json:"search_attributes,omitempty"`
+	// Settings are the hooks and permission policy the turn enforces; nil means
+	// none (every call runs, no hook).
+	Settings *TurnSettings `json:"settings,omitempty"`
 }
 
 // TurnOptions tune how tools run.
@@ -72,6 +78,12 @@ func (o TurnOptions) withDefaults() TurnOptions {
 type TurnResult struct {
 	Results []tool.Result `json:"results"`
 	Context tool.Context  `json:"context"`
+	// Stop says a hook returned continue: false: the session ends after this turn,
+	// and StopReason tells the user why.
+	Stop       bool   `json:"stop,omitempty"`
+	StopReason string `json:"stop_reason,omitempty"`
+	// Notices are for the user, not the model (hook messages, slow hooks).
+	Notices []Notice `json:"notices,omitempty"`
 }
 
 // CollectRequest asks for the results yielded from index From on.
@@ -104,4 +116,8 @@ type TurnState struct {
 	Interruptible bool        `json:"interruptible"`
 	IntakeClosed  bool        `json:"intake_closed"`
 	Errored       bool        `json:"errored"`
+	// Pending are the calls waiting for approval, in arrival order.
+	Pending []PendingApproval `json:"pending,omitempty"`
+	// Notices are for the user (see TurnResult.Notices).
+	Notices []Notice `json:"notices,omitempty"`
 }

@@ -33,6 +33,10 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 		t.completeNow(id, tool.ErrorResult(id, err.Error()))
 		return true
 	}
+	if t.in.Settings.gates() {
+		t.startGated(x, def)
+		return false
+	}
 	call := tool.Call{
 		SessionID: t.in.SessionID, ToolUseID: id, Name: x.Block.Name,
 		Input: x.Block.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles,
@@ -49,18 +53,27 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 		// process group is gone before the synthetic result is reported.
 		waitCtx, _ := workflow.NewDisconnectedContext(gctx)
 		err := fut.Get(waitCtx, &out)
-		switch {
-		case err == nil:
-			t.complete(id, tool.Result{ToolUseID: id, Content: out.Content, IsError: out.IsError}, out.Modifier)
-		case temporal.IsCanceledError(err):
+		if r, m, cancelled := callOutcome(id, out, err, retryable); cancelled {
 			t.cancelled(id)
-		case !retryable && isLostWorker(err):
-			t.complete(id, tool.ErrorResult(id, LostWorkerMessage), nil)
-		default:
-			t.complete(id, tool.ErrorResult(id, "Error: "+failureMessage(err)), nil)
+		} else {
+			t.complete(id, r, m)
 		}
 	})
 	return false
+}
+
+// callOutcome turns a tool activity's outcome into the tool's result, or reports
+// that the tool was cancelled (the cascade or an interrupt stopped it).
+func callOutcome(id string, out tool.Output, err error, retryable bool) (tool.Result, *tool.Modifier, bool) {
+	switch {
+	case err == nil:
+		return tool.Result{ToolUseID: id, Content: out.Content, IsError: out.IsError}, out.Modifier, false
+	case temporal.IsCanceledError(err):
+		return tool.Result{}, nil, true
+	case !retryable && isLostWorker(err):
+		return tool.ErrorResult(id, LostWorkerMessage), nil, false
+	}
+	return tool.ErrorResult(id, "Error: "+failureMessage(err)), nil, false
 }
 
 // completeNow completes a tool inside a scan without re-entering pump.
@@ -98,15 +111,6 @@ func (t *turn) activityOptions(b tool.Block, retryable bool) workflow.ActivityOp
 			MaximumAttempts:    attempts,
 		},
 	}
-}
-
-// summary is the activity's one-line title in the Temporal UI ("Bash: npm test").
-func summary(b tool.Block) string {
-	d := tool.Describe(b)
-	if len(d) > len(b.Name)+2 {
-		return b.Name + ": " + d[len(b.Name)+1:len(d)-1]
-	}
-	return b.Name
 }
 
 // isLostWorker: the activity stopped heartbeating or overran, i.e. its worker died.

@@ -61,6 +61,9 @@ func (t *turn) register(ctx workflow.Context) error {
 			t.interrupt()
 		}
 	})
+	if err := t.registerApprovals(ctx); err != nil {
+		return err
+	}
 	if err := workflow.SetQueryHandlerWithOptions(ctx, StateQuery, t.state,
 		workflow.QueryHandlerOptions{Description: "Every tool's state, and whether the turn is interruptible now."}); err != nil {
 		return fmt.Errorf("turn: %w", err)
@@ -79,7 +82,11 @@ func (t *turn) state() (TurnState, error) {
 		if x.Result != nil {
 			ts.IsError = x.Result.IsError
 		}
+		if t.awaitingApproval(x.Block.ID) {
+			ts.Status = StatusAwaitingApproval
+		}
 		s.Tools = append(s.Tools, ts)
 	}
+	s.Pending, s.Notices = t.pendingList(), t.gate.notices
 	return s, nil
 }

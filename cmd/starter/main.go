@@ -36,7 +36,8 @@ func main() {
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().String("config", "", "a toolpipe.yaml (default: ./toolpipe.yaml when present)")
-	root.AddCommand(runCmd(), statusCmd(), interruptCmd(), devCmd())
+	root.AddCommand(runCmd(), statusCmd(), interruptCmd(), devCmd(), approveCmd(), denyCmd())
+	root.AddCommand(agentCmd())
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "starter:", oneLine(err))
 		var bad badInputError

@@ -71,7 +71,7 @@ to the existing turn: completed tools are not run again.`,
 	}
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyWorkdir, config.KeySettings, config.KeyPermissionMode,
 		config.KeySession, config.KeyTaskQueue, config.KeyPort, config.KeyUI, config.KeyUIPort,
-		config.KeyHeartbeatTimeout, config.KeyLogLevel)
+		config.KeyHeartbeatTimeout, config.KeyLogLevel, config.KeyAskTimeout)
 	// A turn's own embedded server takes any free port: clients find it through the
 	// state directory, and a fixed port would clash with `starter dev`.
 	cmd.Flags().Lookup(config.KeyPort).DefValue = "0"
@@ -107,11 +107,18 @@ func turnID(session string, blocks []tool.Block) string {
 func (e *env) startOrAttach(ctx context.Context, id string, in workflows.TurnInput) (client.WorkflowRun, error) {
 	in.SessionID, in.Workdir = e.cfg.Session, e.cfg.Workdir
 	in.Options.HeartbeatTimeout = e.cfg.HeartbeatTimeout
+	in.SearchAttributes = e.conn.HasSearchAttributes(ctx)
+	settings, err := turnSettings(e.cfg, os.Stderr) // settings.go
+	if err != nil {
+		return nil, err
+	}
+	in.Settings = settings
 	run, err := e.conn.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID: id, TaskQueue: e.cfg.TaskQueue,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		StaticSummary:            fmt.Sprintf("Turn of session %s: %d tool call(s)", e.cfg.Session, len(in.Blocks)),
+		StaticSummary:            workflows.TurnStaticSummary(in),
+		StaticDetails:            workflows.TurnStaticDetails(in),
 	}, workflows.TurnWorkflowName, in)
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &started) {
@@ -126,16 +133,24 @@ func (e *env) startOrAttach(ctx context.Context, id string, in workflows.TurnInp
 
 // finish follows the turn's progress on stderr and prints its result on stdout.
 func (e *env) finish(ctx context.Context, run client.WorkflowRun, stdout, stderr io.Writer) error {
+	// On a terminal, prompts print above the progress frame (progress.go).
+	stderr = liveStderr(stderr)
+	stopApprovals := watchApprovals(ctx, e.conn.Client, run.GetID(), stderr) // approvals_watch.go
 	follow(ctx, e.conn.Client, run, stderr)
+	stopApprovals()
 	var res workflows.TurnResult
 	if err := run.Get(ctx, &res); err != nil {
 		return fmt.Errorf("turn %s: %w", run.GetID(), err)
 	}
+	reportTurn(stderr, res) // settings.go
 	return writeUserMessage(stdout, res.Results)
 }
 
-// follow prints each result on stderr as the turn yields it, until the turn is done.
+// follow shows the turn's progress on stderr and collects its results as it yields
+// them, until the turn is done.
 func follow(ctx context.Context, c client.Client, run client.WorkflowRun, stderr io.Writer) {
+	w := watchTurn(ctx, c, run.GetID(), stderr) // progress.go
+	defer w.stop(ctx)
 	cursor := 0
 	for ctx.Err() == nil {
 		h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
@@ -150,11 +165,7 @@ func follow(ctx context.Context, c client.Client, run client.WorkflowRun, stderr
 			return // the turn has finished (or the server is gone): the result tells
 		}
 		for _, r := range resp.Results {
-			mark := "done"
-			if r.IsError {
-				mark = "error: " + firstLine(r.Content)
-			}
-			fmt.Fprintf(stderr, "  %s %s\n", r.ToolUseID, mark)
+			w.result(r)
 		}
 		cursor = resp.Next
 		if resp.Done {

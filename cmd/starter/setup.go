@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 	sdkworker "go.temporal.io/sdk/worker"
@@ -20,6 +21,7 @@ type env struct {
 	log    *slog.Logger
 	conn   *tpworker.Conn
 	worker sdkworker.Worker
+	tel    *tpworker.Telemetry
 }
 
 // loadConfig validates the command's configuration; a bad value is bad input.
@@ -43,17 +45,24 @@ func newLogger(level string) *slog.Logger {
 // this process so that a turn needs nothing else.
 func setup(ctx context.Context, cfg config.Config, mode tpworker.Mode) (*env, error) {
 	log := newLogger(cfg.LogLevel)
+	// Traces and metrics are off unless the OTEL_* variables or TOOLPIPE_TRACE ask.
+	tel, err := tpworker.NewTelemetry(ctx, tpworker.TelemetryConfig{ServiceName: "toolpipe-starter"})
+	if err != nil {
+		return nil, badInputError{err}
+	}
 	conn, err := tpworker.Connect(ctx, tpworker.ConnectOptions{
-		StateDir: cfg.StateDir, Port: cfg.Port, UI: cfg.UI, UIPort: cfg.UIPort, Logger: log, Mode: mode,
+		StateDir: cfg.StateDir, Port: cfg.Port, UI: cfg.UI, UIPort: cfg.UIPort, Logger: log, Mode: mode, Telemetry: tel,
 	})
 	if err != nil {
+		_ = tel.Shutdown(ctx)
 		return nil, err
 	}
-	e := &env{cfg: cfg, log: log, conn: conn}
+	e := &env{cfg: cfg, log: log, conn: conn, tel: tel}
 	if conn.Embedded {
 		w, err := tpworker.Start(tpworker.Config{Client: conn.Client, TaskQueue: cfg.TaskQueue, StateDir: cfg.StateDir, Logger: log})
 		if err != nil {
 			conn.Close()
+			_ = tel.Shutdown(ctx)
 			return nil, fmt.Errorf("in-process worker: %w", err)
 		}
 		e.worker = w
@@ -67,4 +76,14 @@ func (e *env) close() {
 		e.worker.Stop()
 	}
 	e.conn.Close()
+	// Spans still batched are flushed, within a bound: an unreachable collector must
+	// not keep a finished command from exiting.
+	ctx, cancel := context.WithTimeout(context.Background(), telemetryFlushTimeout)
+	defer cancel()
+	if err := e.tel.Shutdown(ctx); err != nil {
+		e.log.Warn("telemetry: flushing at exit", "error", err)
+	}
 }
+
+// telemetryFlushTimeout bounds the export of the last spans and metrics at exit.
+const telemetryFlushTimeout = 5 * time.Second

@@ -45,6 +45,7 @@ func statusCmd() *cobra.Command {
 			}
 			w.Flush()
 			fmt.Fprintf(cmd.OutOrStdout(), "interruptible: %v  intake closed: %v\n", st.Interruptible, st.IntakeClosed)
+			printApprovals(cmd.OutOrStdout(), args[0], st) // approve.go
 			return nil
 		},
 	}

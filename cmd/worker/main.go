@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -41,8 +42,20 @@ func main() {
 			if dev {
 				mode = tpworker.Embedded
 			}
+			// Traces and metrics are off unless the OTEL_* variables or TOOLPIPE_TRACE ask.
+			tel, err := tpworker.NewTelemetry(ctx, tpworker.TelemetryConfig{ServiceName: "toolpipe-worker"})
+			if err != nil {
+				return err
+			}
+			defer func() {
+				flush, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				if err := tel.Shutdown(flush); err != nil {
+					log.Warn("telemetry: flushing at exit", "error", err)
+				}
+			}()
 			conn, err := tpworker.Connect(ctx, tpworker.ConnectOptions{
-				StateDir: cfg.StateDir, Port: cfg.Port, UI: cfg.UI, UIPort: cfg.UIPort, Logger: log, Mode: mode,
+				StateDir: cfg.StateDir, Port: cfg.Port, UI: cfg.UI, UIPort: cfg.UIPort, Logger: log, Mode: mode, Telemetry: tel,
 			})
 			if err != nil {
 				return err

@@ -34,14 +34,20 @@ const (
 	KeyHeartbeatTimeout = "heartbeat-timeout"
 	KeyLogLevel         = "log-level"
 	KeyThresholds       = "thresholds"
+	KeyAskTimeout       = "ask-timeout"
 )
 
 // Config is the validated configuration.
 type Config struct {
-	StateDir         string
-	Workdir          string
-	Settings         string
-	PermissionMode   string
+	StateDir       string
+	Workdir        string
+	Settings       string
+	PermissionMode string
+	// PermissionModeSet says the mode was given (flag, environment or file) rather
+	// than defaulted: only then does it turn permission checks on by itself.
+	PermissionModeSet bool
+	// AskTimeout is how long a call may wait for approval before it is denied.
+	AskTimeout       time.Duration
 	Session          string
 	TaskQueue        string
 	Port             int
@@ -97,6 +103,8 @@ func AddFlags(fs *pflag.FlagSet, keys ...string) {
 			fs.Duration(k, 20*time.Second, "how long a silent tool counts as alive (bounds lost-worker detection)")
 		case KeyLogLevel:
 			fs.String(k, "warn", "log level: "+strings.Join(logLevels, ", "))
+		case KeyAskTimeout:
+			fs.Duration(k, 24*time.Hour, "how long a tool call waits for `starter approve` before it is denied")
 		}
 	}
 }
@@ -131,14 +139,18 @@ func Load(fs *pflag.FlagSet, file string) (Config, *viper.Viper, error) {
 		PermissionMode: v.GetString(KeyPermissionMode), Session: v.GetString(KeySession), TaskQueue: v.GetString(KeyTaskQueue),
 		Port: v.GetInt(KeyPort), UI: v.GetBool(KeyUI), UIPort: v.GetInt(KeyUIPort),
 		HeartbeatTimeout: v.GetDuration(KeyHeartbeatTimeout), LogLevel: v.GetString(KeyLogLevel), File: file,
+		PermissionModeSet: v.IsSet(KeyPermissionMode), AskTimeout: v.GetDuration(KeyAskTimeout),
 	}
-	if err := c.validate(); err != nil {
+	// A key is checked when the command declares it or it is set anyway: a command
+	// without --session (status, approve) must not fail on an empty session.
+	used := func(key string) bool { return fs.Lookup(key) != nil || v.IsSet(key) }
+	if err := c.validate(used); err != nil {
 		return Config{}, nil, err
 	}
 	return c, v, nil
 }
 
-func (c *Config) validate() error {
+func (c *Config) validate(used func(key string) bool) error {
 	var errs []error
 	abs := func(key string, p *string) {
 		if *p == "" {
@@ -159,13 +171,13 @@ func (c *Config) validate() error {
 	if st, err := os.Stat(c.Workdir); c.Workdir != "" && (err != nil || !st.IsDir()) {
 		errs = append(errs, fmt.Errorf("%s %q is not a directory", KeyWorkdir, c.Workdir))
 	}
-	if !slices.Contains(PermissionModes, c.PermissionMode) {
+	if used(KeyPermissionMode) && !slices.Contains(PermissionModes, c.PermissionMode) {
 		errs = append(errs, fmt.Errorf("%s %q is not one of %s", KeyPermissionMode, c.PermissionMode, strings.Join(PermissionModes, ", ")))
 	}
-	if c.Session == "" || strings.ContainsAny(c.Session, "/\\\x00") || c.Session == "." || c.Session == ".." || len(c.Session) > 200 {
+	if used(KeySession) && (c.Session == "" || strings.ContainsAny(c.Session, "/\\\x00") || c.Session == "." || c.Session == ".." || len(c.Session) > 200) {
 		errs = append(errs, fmt.Errorf("%s %q must be 1-200 bytes without '/', '\\' or NUL", KeySession, c.Session))
 	}
-	if c.TaskQueue == "" {
+	if used(KeyTaskQueue) && c.TaskQueue == "" {
 		errs = append(errs, fmt.Errorf("%s must not be empty", KeyTaskQueue))
 	}
 	for key, p := range map[string]int{KeyPort: c.Port, KeyUIPort: c.UIPort} {
@@ -173,10 +185,13 @@ func (c *Config) validate() error {
 			errs = append(errs, fmt.Errorf("%s %d is not a port (0-65535)", key, p))
 		}
 	}
-	if c.HeartbeatTimeout < time.Second {
+	if c.AskTimeout != 0 && c.AskTimeout < time.Second {
+		errs = append(errs, fmt.Errorf("%s %s is under 1s", KeyAskTimeout, c.AskTimeout))
+	}
+	if used(KeyHeartbeatTimeout) && c.HeartbeatTimeout < time.Second {
 		errs = append(errs, fmt.Errorf("%s %s is under 1s", KeyHeartbeatTimeout, c.HeartbeatTimeout))
 	}
-	if !slices.Contains(logLevels, c.LogLevel) {
+	if used(KeyLogLevel) && !slices.Contains(logLevels, c.LogLevel) {
 		errs = append(errs, fmt.Errorf("%s %q is not one of %s", KeyLogLevel, c.LogLevel, strings.Join(logLevels, ", ")))
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -186,7 +201,7 @@ func (c *Config) validate() error {
 }
 
 var knownKeys = []string{KeyStateDir, KeyWorkdir, KeySettings, KeyPermissionMode, KeySession, KeyTaskQueue,
-	KeyPort, KeyUI, KeyUIPort, KeyHeartbeatTimeout, KeyLogLevel, KeyThresholds}
+	KeyPort, KeyUI, KeyUIPort, KeyHeartbeatTimeout, KeyLogLevel, KeyThresholds, KeyAskTimeout}
 
 // checkFileKeys rejects a key in the config file that toolpipe does not know, naming
 // it: a misspelled key would otherwise silently leave its default in force.

@@ -1,0 +1,141 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/toolpipe/toolpipe/persistence"
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// The activity types of an agent session.
+const (
+	// ModelActivityName streams one assistant message from the model.
+	ModelActivityName = "CallModel"
+	// AppendActivityName stores budgeted messages, their records and originals.
+	AppendActivityName = "AppendMessages"
+	// OpenSessionActivityName opens (or resumes) a session's store.
+	OpenSessionActivityName = "OpenSession"
+)
+
+// Error types of the agent activities' failures.
+const (
+	// ErrModelUnavailable: the model API is overloaded, rate limited, failing (5xx)
+	// or unreachable; Temporal's retry policy retries it.
+	ErrModelUnavailable = "ModelUnavailable"
+	// ErrModelRejected: the model API refused the request (a 4xx other than 429);
+	// sending it again cannot help.
+	ErrModelRejected = "ModelRejected"
+	// ErrModelNotConfigured: the worker has no API key.
+	ErrModelNotConfigured = "ModelNotConfigured"
+	// ErrConversationStore: the conversation store could not be read or written.
+	ErrConversationStore = "ConversationStore"
+	// ErrTurnIntake: a tool_use block could not be handed to the running turn.
+	ErrTurnIntake = "TurnIntake"
+)
+
+// TurnIntake hands streamed tool_use blocks to the Turn workflow that runs them. Both
+// methods must be idempotent: a retried model call hands over the same blocks again.
+type TurnIntake interface {
+	// Deliver adds b to the turn; a block the turn already has counts as delivered.
+	Deliver(ctx context.Context, turnID string, b tool.Block) error
+	// Close says the assistant message has ended.
+	Close(ctx context.Context, turnID string) error
+}
+
+// AgentConfig holds what the agent activities need. The API key lives only here, in
+// the worker: it is never part of an activity's input, so never in history.
+type AgentConfig struct {
+	// StateDir holds the conversations and persisted results; absolute.
+	StateDir string
+	// APIKey authenticates to the Messages API (ANTHROPIC_API_KEY).
+	APIKey string
+	// BaseURL is any Anthropic-compatible endpoint; empty means the SDK's default
+	// (which honours ANTHROPIC_BASE_URL).
+	BaseURL string
+	// Intake receives streamed tool_use blocks. Required.
+	Intake TurnIntake
+	// HTTPClient, when set, makes the model requests.
+	HTTPClient *http.Client
+	// IdleTimeout is how long a stream may go without an event before the call is
+	// abandoned and retried; zero means two minutes.
+	IdleTimeout time.Duration
+	// Logger receives the activities' logs; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// AgentConfigFromEnv reads the model's settings from the worker's environment:
+// ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL.
+func AgentConfigFromEnv(stateDir string, intake TurnIntake) AgentConfig {
+	return AgentConfig{
+		StateDir: stateDir, Intake: intake,
+		APIKey: os.Getenv("ANTHROPIC_API_KEY"), BaseURL: os.Getenv("ANTHROPIC_BASE_URL"),
+	}
+}
+
+// Agent holds the activities of agent sessions: the model call and the conversation
+// store.
+type Agent struct {
+	cfg    AgentConfig
+	log    *slog.Logger
+	client anthropic.Client
+	convs  *persistence.Conversations
+	fs     *persistence.FS
+}
+
+// NewAgent validates cfg and returns the agent activities.
+func NewAgent(cfg AgentConfig) (*Agent, error) {
+	if cfg.StateDir == "" || !filepath.IsAbs(cfg.StateDir) {
+		return nil, errors.New("activities: AgentConfig.StateDir must be an absolute directory")
+	}
+	if cfg.Intake == nil {
+		return nil, errors.New("activities: AgentConfig.Intake is required")
+	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = 2 * time.Minute
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	convs, err := persistence.NewConversations(cfg.StateDir)
+	if err != nil {
+		return nil, fmt.Errorf("activities: %w", err)
+	}
+	fs, err := persistence.NewFS(persistence.Config{StateDir: cfg.StateDir})
+	if err != nil {
+		return nil, fmt.Errorf("activities: %w", err)
+	}
+	// The SDK's own retries are off: Temporal's retry policy decides, so that every
+	// attempt is visible in history and survives a worker restart.
+	opts := []option.RequestOption{option.WithMaxRetries(0), option.WithAPIKey(cfg.APIKey)}
+	if cfg.BaseURL != "" {
+		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
+	}
+	if cfg.HTTPClient != nil {
+		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	}
+	return &Agent{cfg: cfg, log: log, client: anthropic.NewClient(opts...), convs: convs, fs: fs}, nil
+}
+
+// Register registers the agent activities under their names.
+func (a *Agent) Register(r worker.ActivityRegistry) {
+	r.RegisterActivityWithOptions(a.CallModel, activity.RegisterOptions{Name: ModelActivityName})
+	r.RegisterActivityWithOptions(a.AppendMessages, activity.RegisterOptions{Name: AppendActivityName})
+	r.RegisterActivityWithOptions(a.OpenSession, activity.RegisterOptions{Name: OpenSessionActivityName})
+}
+
+// StateDir is where the tool activities keep sessions, for wiring the agent
+// activities beside them.
+func (a *Activities) StateDir() string { return a.cfg.StateDir }

@@ -1,0 +1,283 @@
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// CallModel streams the next assistant message of a session and stores it under
+// req.Seq. As each tool_use block finishes streaming it is recorded in the store and
+// handed to the running turn (req.TurnID), so tools start before the message ends;
+// when the message ends the turn's intake is closed.
+//
+// A retry never hands over different blocks than an earlier attempt did: a message
+// already stored is used as it is (the model is not asked again), and a stream that
+// broke after a tool_use was handed over is finished with the blocks it had, since
+// those tools are already running. Only a stream that broke before any tool_use is
+// asked again from scratch.
+func (a *Agent) CallModel(ctx context.Context, req conversation.ModelRequest) (conversation.ModelReply, error) {
+	if a.convs.HasMessage(req.SessionID, req.Seq) {
+		msg, err := a.convs.ReadMessage(req.SessionID, req.Seq)
+		if err != nil {
+			return conversation.ModelReply{}, storeError(err)
+		}
+		return a.finish(ctx, req, msg, conversation.Usage{}, true, false)
+	}
+	partial, err := a.convs.ReadPartial(req.SessionID, req.Seq)
+	if err != nil {
+		return conversation.ModelReply{}, storeError(err)
+	}
+	if hasToolUse(partial) {
+		msg := conversation.Message{Role: conversation.RoleAssistant, Content: partial, StopReason: "tool_use"}
+		return a.finish(ctx, req, msg, conversation.Usage{}, true, true)
+	}
+	if a.cfg.APIKey == "" {
+		return conversation.ModelReply{}, temporal.NewApplicationErrorWithOptions(
+			"model: the worker has no API key: set ANTHROPIC_API_KEY in its environment",
+			ErrModelNotConfigured, temporal.ApplicationErrorOptions{NonRetryable: true})
+	}
+	msgs, err := a.convs.Load(req.Conversation)
+	if err != nil {
+		return conversation.ModelReply{}, storeError(err)
+	}
+	params, err := buildParams(req, msgs)
+	if err != nil {
+		return conversation.ModelReply{}, temporal.NewApplicationErrorWithOptions("model: "+err.Error(),
+			ErrModelRejected, temporal.ApplicationErrorOptions{NonRetryable: true})
+	}
+	msg, usage, err := a.stream(ctx, req, params)
+	if err != nil {
+		return conversation.ModelReply{}, err
+	}
+	return a.finish(ctx, req, msg, usage, false, false)
+}
+
+// stream runs the streaming request, recording and delivering each tool_use block
+// as it completes.
+func (a *Agent) stream(ctx context.Context, req conversation.ModelRequest, params anthropic.MessageNewParams) (conversation.Message, conversation.Usage, error) {
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	alive := a.keepAlive(sctx, cancel)
+	defer alive.stop()
+
+	s := a.client.Messages.NewStreaming(sctx, params)
+	defer s.Close()
+	var acc anthropic.Message
+	var blocks []conversation.Block
+	for s.Next() {
+		ev := s.Current()
+		alive.touch(len(blocks))
+		if err := acc.Accumulate(ev); err != nil {
+			return conversation.Message{}, conversation.Usage{}, temporal.NewApplicationErrorWithOptions(
+				"model: malformed stream: "+err.Error(), ErrModelUnavailable, temporal.ApplicationErrorOptions{})
+		}
+		if ev.Type != "content_block_stop" || int(ev.Index) >= len(acc.Content) {
+			continue
+		}
+		b, ok := toBlock(acc.Content[ev.Index])
+		if !ok {
+			continue
+		}
+		blocks = append(blocks, b)
+		if b.Type != conversation.BlockToolUse {
+			continue
+		}
+		// Recorded before it is handed over: whatever the turn has, a retry finds.
+		if err := a.convs.WritePartial(req.SessionID, req.Seq, blocks); err != nil {
+			return conversation.Message{}, conversation.Usage{}, storeError(err)
+		}
+		if err := a.deliver(sctx, req, b); err != nil {
+			return conversation.Message{}, conversation.Usage{}, err
+		}
+	}
+	if err := s.Err(); err != nil {
+		if ctx.Err() != nil { // the activity was cancelled or timed out
+			return conversation.Message{}, conversation.Usage{}, ctx.Err()
+		}
+		if alive.idle() {
+			err = fmt.Errorf("no event for %s: %w", a.cfg.IdleTimeout, err)
+		}
+		return conversation.Message{}, conversation.Usage{}, modelError(err)
+	}
+	if acc.StopReason == "" {
+		return conversation.Message{}, conversation.Usage{}, temporal.NewApplicationErrorWithOptions(
+			"model: the stream ended before the message did", ErrModelUnavailable, temporal.ApplicationErrorOptions{})
+	}
+	msg := conversation.Message{Role: conversation.RoleAssistant, Content: blocks, StopReason: string(acc.StopReason)}
+	return msg, conversation.Usage{InputTokens: acc.Usage.InputTokens, OutputTokens: acc.Usage.OutputTokens}, nil
+}
+
+// finish stores the message (an earlier stored one wins), makes sure the turn has
+// every tool_use block (again, when redeliver: they may predate a crash), closes the
+// turn's intake and describes the message for the workflow.
+func (a *Agent) finish(ctx context.Context, req conversation.ModelRequest, msg conversation.Message, usage conversation.Usage, redeliver, cut bool) (conversation.ModelReply, error) {
+	stored, err := a.convs.WriteMessage(req.SessionID, req.Seq, msg)
+	if err != nil {
+		return conversation.ModelReply{}, storeError(err)
+	}
+	if redeliver {
+		for _, b := range stored.Content {
+			if b.Type == conversation.BlockToolUse {
+				if err := a.deliver(ctx, req, b); err != nil {
+					return conversation.ModelReply{}, err
+				}
+			}
+		}
+	}
+	if req.TurnID != "" {
+		if err := a.cfg.Intake.Close(ctx, req.TurnID); err != nil {
+			return conversation.ModelReply{}, intakeError(req.TurnID, err)
+		}
+	}
+	// The head now includes the message, so a session resumed later continues after it.
+	head := conversation.Head{
+		Conversation: req.Conversation.Append(req.SessionID, req.Seq, 1, stored.Size()),
+		Next:         req.Seq + 1, Forked: req.Forked,
+	}
+	if err := a.convs.WriteHead(req.SessionID, head); err != nil {
+		return conversation.ModelReply{}, storeError(err)
+	}
+	if err := a.convs.RemovePartial(req.SessionID, req.Seq); err != nil {
+		a.log.Warn("model: could not remove the partial message", "session", req.SessionID, "seq", req.Seq, "error", err)
+	}
+	return describe(req.Seq, stored, usage, cut), nil
+}
+
+// deliver hands a tool_use block to the turn; Task blocks are the Session's own.
+func (a *Agent) deliver(ctx context.Context, req conversation.ModelRequest, b conversation.Block) error {
+	if req.TurnID == "" || b.Name == conversation.TaskName {
+		return nil
+	}
+	if err := a.cfg.Intake.Deliver(ctx, req.TurnID, tool.Block{ID: b.ID, Name: b.Name, Input: b.Input}); err != nil {
+		return intakeError(req.TurnID, err)
+	}
+	return nil
+}
+
+// describe is what the workflow learns of a stored message.
+func describe(seq int, m conversation.Message, usage conversation.Usage, cut bool) conversation.ModelReply {
+	r := conversation.ModelReply{Seq: seq, Size: m.Size(), StopReason: m.StopReason, Usage: usage, Cut: cut}
+	for _, b := range m.Content {
+		if b.Type != conversation.BlockToolUse {
+			continue
+		}
+		tu := conversation.ToolUse{ID: b.ID, Name: b.Name, Summary: tool.Describe(tool.Block{ID: b.ID, Name: b.Name, Input: b.Input})}
+		if b.Name == conversation.TaskName {
+			tu.Input = b.Input
+		}
+		r.ToolUses = append(r.ToolUses, tu)
+	}
+	r.Text = m.Text()
+	if len(r.Text) > conversation.MaxReplyText {
+		r.Text, r.TextTruncated = r.Text[:conversation.MaxReplyText], true
+	}
+	return r
+}
+
+// toBlock converts a finished content block; ok is false for types toolpipe does not
+// keep (it asks for no thinking or server tools) and for empty texts, which the API
+// would refuse in a later request.
+func toBlock(c anthropic.ContentBlockUnion) (conversation.Block, bool) {
+	switch c.Type {
+	case conversation.BlockText:
+		return conversation.Block{Type: conversation.BlockText, Text: c.Text}, c.Text != ""
+	case conversation.BlockToolUse:
+		in := json.RawMessage(c.Input)
+		// A later request must carry a JSON object; an input cut short (max_tokens)
+		// becomes {} and fails the tool's schema check instead.
+		var obj map[string]json.RawMessage
+		if len(in) == 0 || json.Unmarshal(in, &obj) != nil || obj == nil {
+			in = json.RawMessage("{}")
+		}
+		return conversation.Block{Type: conversation.BlockToolUse, ID: c.ID, Name: c.Name, Input: in}, true
+	}
+	return conversation.Block{}, false
+}
+
+func hasToolUse(blocks []conversation.Block) bool {
+	for _, b := range blocks {
+		if b.Type == conversation.BlockToolUse {
+			return true
+		}
+	}
+	return false
+}
+
+// streamAlive heartbeats while events flow and cancels the stream when none came
+// for the idle timeout: a hung connection then becomes a retry, not a stuck call.
+type streamAlive struct {
+	last    chan int
+	done    chan struct{}
+	expired chan struct{}
+}
+
+func (a *Agent) keepAlive(ctx context.Context, cancel context.CancelFunc) *streamAlive {
+	s := &streamAlive{last: make(chan int, 1), done: make(chan struct{}), expired: make(chan struct{})}
+	if !activity.IsActivity(ctx) {
+		return s
+	}
+	go func() {
+		t := time.NewTicker(heartbeatEvery)
+		defer t.Stop()
+		lastEvent, blocks := time.Now(), 0
+		for {
+			select {
+			case <-s.done:
+				return
+			case <-ctx.Done():
+				return
+			case blocks = <-s.last:
+				lastEvent = time.Now()
+			case <-t.C:
+				if time.Since(lastEvent) > a.cfg.IdleTimeout {
+					close(s.expired)
+					cancel()
+					return
+				}
+				activity.RecordHeartbeat(ctx, blocks)
+			}
+		}
+	}()
+	return s
+}
+
+func (s *streamAlive) touch(blocks int) {
+	select {
+	case s.last <- blocks:
+	default:
+	}
+}
+
+func (s *streamAlive) stop() { close(s.done) }
+
+func (s *streamAlive) idle() bool {
+	select {
+	case <-s.expired:
+		return true
+	default:
+		return false
+	}
+}
+
+func storeError(err error) error {
+	return temporal.NewApplicationErrorWithOptions("conversation store: "+err.Error(), ErrConversationStore,
+		temporal.ApplicationErrorOptions{Cause: err})
+}
+
+func intakeError(turnID string, err error) error {
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	return temporal.NewApplicationErrorWithOptions(fmt.Sprintf("turn %s: %v", turnID, err), ErrTurnIntake,
+		temporal.ApplicationErrorOptions{Cause: err})
+}

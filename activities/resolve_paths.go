@@ -1,0 +1,48 @@
+package activities
+
+import (
+	"context"
+	"slices"
+
+	"github.com/toolpipe/toolpipe/hooks"
+)
+
+// ResolvePathsActivityName is the activity type of ResolvePaths.
+const ResolvePathsActivityName = "ResolvePaths"
+
+// ResolveRequest lists the absolute paths a file tool call names.
+type ResolveRequest struct {
+	ToolUseID string   `json:"tool_use_id"`
+	Paths     []string `json:"paths"`
+}
+
+// ResolveResult holds every path of the request as given and, when symbolic links
+// or ".." make it point elsewhere, where it really is: a permission rule matching
+// either spelling applies, and both must be inside the working directories.
+type ResolveResult struct {
+	Paths []string `json:"paths"`
+}
+
+// ResolvePaths resolves the paths of a call for the permission check. It is an
+// activity because it reads the filesystem, which workflow code must not; its
+// answer is recorded, so a replay decides on the same paths.
+func (a *Activities) ResolvePaths(ctx context.Context, req ResolveRequest) (ResolveResult, error) {
+	var out []string
+	add := func(p string) {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	for _, p := range req.Paths {
+		add(p)
+		r, err := hooks.Resolve(p)
+		if err != nil {
+			// A link loop or an unreadable link: the path as given is still
+			// checked, and the tool itself will fail on it.
+			a.log.Warn("resolve path for a permission check", "tool_use_id", req.ToolUseID, "path", p, "error", err)
+			continue
+		}
+		add(r)
+	}
+	return ResolveResult{Paths: out}, nil
+}

@@ -1,0 +1,201 @@
+package activities
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+	"go.temporal.io/sdk/activity"
+
+	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/persistence"
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// instrumentationName names toolpipe's tracer.
+const instrumentationName = "github.com/toolpipe/toolpipe/activities"
+
+// Span attributes of a tool call. The gen_ai.* names follow OpenTelemetry's
+// semantic conventions for generative AI tool execution, so tracing back ends that
+// know them display tool calls as such; the toolpipe.* ones are ours.
+const (
+	AttrOperation      = attribute.Key("gen_ai.operation.name")
+	AttrToolName       = attribute.Key("gen_ai.tool.name")
+	AttrToolCallID     = attribute.Key("gen_ai.tool.call.id")
+	AttrSessionID      = attribute.Key("toolpipe.session.id")
+	AttrConcurrentSafe = attribute.Key("toolpipe.tool.concurrency_safe")
+	AttrAttempt        = attribute.Key("toolpipe.tool.attempt")
+	AttrIsError        = attribute.Key("toolpipe.tool.is_error")
+	AttrResultSize     = attribute.Key("toolpipe.tool.result_size")
+	AttrOutputSize     = attribute.Key("toolpipe.tool.output_size")
+	AttrPersisted      = attribute.Key("toolpipe.tool.persisted")
+	AttrErrorLine      = attribute.Key("toolpipe.tool.error")
+	AttrHookEvent      = attribute.Key("toolpipe.hook.event")
+	AttrHookCommand    = attribute.Key("toolpipe.hook.command")
+	AttrHookExitCode   = attribute.Key("toolpipe.hook.exit_code")
+	AttrHookTimedOut   = attribute.Key("toolpipe.hook.timed_out")
+	AttrHookDurationMs = attribute.Key("toolpipe.hook.duration_ms")
+)
+
+// Metric names, reported through the Temporal SDK's metrics handler (so they carry
+// its activity_type, task_queue, namespace and workflow_type tags).
+const (
+	MetricToolCalls      = "toolpipe_tool_calls"
+	MetricToolErrors     = "toolpipe_tool_errors"
+	MetricToolDuration   = "toolpipe_tool_duration"
+	MetricPersistedBytes = "toolpipe_persisted_bytes"
+	MetricHookDuration   = "toolpipe_hook_duration"
+)
+
+// callStats is what only the code deep inside a call learns (size control), kept
+// for the call's span and metrics.
+type callStats struct {
+	mu         sync.Mutex
+	outputSize int64 // the whole output's size, before size control
+	persisted  bool
+	persistedN int64
+}
+
+// statsKey finds a call's stats: tool_use ids are unique within a session, and size
+// control, which has no context, knows the call.
+func statsKey(call tool.Call) string { return call.SessionID + "\x00" + call.ToolUseID }
+
+func (a *Activities) stats(call tool.Call) *callStats {
+	if v, ok := a.calls.Load(statsKey(call)); ok {
+		return v.(*callStats)
+	}
+	return nil
+}
+
+// notePersist records what size control did; a truncation for want of a disk is
+// logged, since the model then sees less than the tool printed.
+func (a *Activities) notePersist(call tool.Call, res persistence.Result) {
+	if res.PersistErr != nil {
+		a.log.Warn("tool output truncated: could not persist it", "tool", call.Name, "tool_use_id", call.ToolUseID, "size", res.Size, "error", res.PersistErr)
+	}
+	st := a.stats(call)
+	if st == nil {
+		return
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.outputSize = res.Size
+	if res.Persisted != nil {
+		st.persisted = true
+		st.persistedN = res.Persisted.Size
+	}
+}
+
+// observed wraps a tool activity with a span per call and the tool metrics. The
+// span's tracer is the one behind the SDK's RunActivity span in ctx, so tracing is
+// on exactly when the client has the tracing interceptor, with nothing to pass
+// down; without it the span is a no-op.
+func (a *Activities) observed(name string, fn ToolFunc) ToolFunc {
+	return func(ctx context.Context, call tool.Call) (tool.Output, error) {
+		safe := false
+		if def, ok := tool.Lookup(name); ok {
+			safe = def.IsConcurrencySafe(call.Input)
+		}
+		attrs := []attribute.KeyValue{
+			AttrOperation.String("execute_tool"), AttrToolName.String(name), AttrToolCallID.String(call.ToolUseID),
+			AttrSessionID.String(call.SessionID), AttrConcurrentSafe.Bool(safe),
+		}
+		if activity.IsActivity(ctx) {
+			attrs = append(attrs, AttrAttempt.Int(int(activity.GetInfo(ctx).Attempt)))
+		}
+		tracer := trace.SpanFromContext(ctx).TracerProvider().Tracer(instrumentationName)
+		ctx, span := tracer.Start(ctx, "execute_tool "+name, trace.WithAttributes(attrs...))
+		defer span.End()
+
+		st := &callStats{}
+		key := statsKey(call)
+		a.calls.Store(key, st)
+		defer a.calls.Delete(key)
+		start := time.Now()
+		out, err := fn(ctx, call)
+		elapsed := time.Since(start)
+
+		st.mu.Lock()
+		span.SetAttributes(AttrIsError.Bool(out.IsError || err != nil), AttrResultSize.Int(len(out.Content)), AttrPersisted.Bool(st.persisted))
+		if st.outputSize > 0 {
+			span.SetAttributes(AttrOutputSize.Int64(st.outputSize))
+		}
+		persistedN := st.persistedN
+		st.mu.Unlock()
+		switch {
+		case err != nil:
+			span.RecordError(err)
+			span.SetStatus(codes.Error, err.Error())
+		case out.IsError:
+			// A tool error is a result the model acts on, not a failure of toolpipe:
+			// the span says so without turning red.
+			span.SetAttributes(AttrErrorLine.String(firstLine(out.Content)))
+		}
+		record(ctx, out, err, elapsed, persistedN)
+		return out, err
+	}
+}
+
+// observedHook wraps the hook activity with a span per hook command. Hooks run as
+// activities of their own, so in a turn's trace a call's hooks are the siblings of
+// its tool span, each with its duration.
+func observedHook(fn func(context.Context, hooks.Invocation) (hooks.Run, error)) func(context.Context, hooks.Invocation) (hooks.Run, error) {
+	return func(ctx context.Context, inv hooks.Invocation) (hooks.Run, error) {
+		tracer := trace.SpanFromContext(ctx).TracerProvider().Tracer(instrumentationName)
+		ctx, span := tracer.Start(ctx, "execute_hook "+string(inv.Event), trace.WithAttributes(
+			AttrHookEvent.String(string(inv.Event)), AttrToolCallID.String(inv.ToolUseID),
+			AttrSessionID.String(inv.SessionID), AttrHookCommand.String(firstLine(inv.Command))))
+		defer span.End()
+		run, err := fn(ctx, inv)
+		span.SetAttributes(AttrHookExitCode.Int(run.ExitCode), AttrHookTimedOut.Bool(run.TimedOut), AttrHookDurationMs.Int64(run.Duration.Milliseconds()))
+		switch {
+		case err != nil:
+			span.RecordError(err)
+			span.SetStatus(codes.Error, err.Error())
+		case run.Failure != "":
+			span.SetStatus(codes.Error, run.Failure)
+		}
+		if activity.IsActivity(ctx) && err == nil {
+			activity.GetMetricsHandler(ctx).WithTags(map[string]string{"event": string(inv.Event)}).
+				Timer(MetricHookDuration).Record(run.Duration)
+		}
+		return run, err
+	}
+}
+
+// record reports a call's metrics through the SDK's handler (a no-op unless the
+// client was given one).
+func record(ctx context.Context, out tool.Output, err error, elapsed time.Duration, persisted int64) {
+	if !activity.IsActivity(ctx) {
+		return
+	}
+	outcome := "ok"
+	switch {
+	case err != nil:
+		outcome = "failure"
+	case out.IsError:
+		outcome = "tool_error"
+	}
+	h := activity.GetMetricsHandler(ctx).WithTags(map[string]string{"outcome": outcome})
+	h.Counter(MetricToolCalls).Inc(1)
+	if outcome != "ok" {
+		h.Counter(MetricToolErrors).Inc(1)
+	}
+	h.Timer(MetricToolDuration).Record(elapsed)
+	if persisted > 0 {
+		h.Counter(MetricPersistedBytes).Inc(persisted)
+	}
+}
+
+// firstLine keeps a span attribute short: the full output may be megabytes.
+func firstLine(s string) string {
+	for i, r := range s {
+		if r == '\n' || i >= 200 {
+			return s[:i]
+		}
+	}
+	return s
+}

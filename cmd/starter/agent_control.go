@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"go.temporal.io/sdk/client"
+
+	"github.com/toolpipe/toolpipe/internal/config"
+	tpworker "github.com/toolpipe/toolpipe/worker"
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+// sessionCmd builds a command that talks to a running session.
+func sessionCmd(use, short string, nargs int, run func(e *env, cmd *cobra.Command, id string, args []string) error) *cobra.Command {
+	cmd := &cobra.Command{
+		Use: use, Short: short, Args: exactArgs(nargs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig(cmd)
+			if err != nil {
+				return err
+			}
+			e, err := setup(cmd.Context(), cfg, tpworker.Auto)
+			if err != nil {
+				return err
+			}
+			defer e.close()
+			return run(e, cmd, sessionWorkflowID(args[0]), args[1:])
+		},
+	}
+	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyTaskQueue, config.KeyLogLevel)
+	addEmbeddedDefaults(cmd)
+	return cmd
+}
+
+func agentSendCmd() *cobra.Command {
+	return sessionCmd("send SESSION MESSAGE", "Send a user message to a running session: it interrupts the running turn", 2,
+		func(e *env, cmd *cobra.Command, id string, args []string) error {
+			h, err := e.conn.Client.UpdateWorkflow(cmd.Context(), client.UpdateWorkflowOptions{
+				WorkflowID: id, UpdateName: workflows.SendUpdate, WaitForStage: client.WorkflowUpdateStageCompleted,
+				Args: []any{workflows.SendRequest{Text: args[0]}},
+			})
+			var resp workflows.SendResponse
+			if err == nil {
+				err = h.Get(cmd.Context(), &resp)
+			}
+			if err != nil {
+				return fmt.Errorf("send to %s: %w", id, err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "sent: %d message(s) wait for the next model call\n", resp.Queued)
+			return nil
+		})
+}
+
+func agentInterruptCmd() *cobra.Command {
+	return sessionCmd("interrupt SESSION", "Interrupt a session's running turn: tools that can be cancelled stop", 1,
+		func(e *env, cmd *cobra.Command, id string, _ []string) error {
+			if err := e.conn.Client.SignalWorkflow(cmd.Context(), id, "", workflows.SessionInterruptSignal, nil); err != nil {
+				return fmt.Errorf("interrupt %s: %w", id, err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "interrupted %s\n", id)
+			return nil
+		})
+}
+
+func agentStatusCmd() *cobra.Command {
+	return sessionCmd("status SESSION", "Show where a session stands, and its running turn's tools", 1,
+		func(e *env, cmd *cobra.Command, id string, _ []string) error {
+			v, err := e.conn.Client.QueryWorkflow(cmd.Context(), id, "", workflows.SessionStateQuery)
+			var st workflows.SessionState
+			if err == nil {
+				err = v.Get(&st)
+			}
+			if err != nil {
+				return fmt.Errorf("status of %s: %w", id, err)
+			}
+			out := cmd.OutOrStdout()
+			w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			fmt.Fprintf(w, "session\t%s\n", st.SessionID)
+			fmt.Fprintf(w, "phase\t%s\n", strings.TrimSpace(st.Phase+" "+st.StopReason))
+			fmt.Fprintf(w, "turns\t%d\n", st.Turns)
+			fmt.Fprintf(w, "conversation\t%d messages, %d bytes (runs: %d)\n", st.Messages, st.Bytes, st.Runs+1)
+			fmt.Fprintf(w, "budget\t%d results judged, %d replaced\n", st.Seen, st.Replaced)
+			fmt.Fprintf(w, "tokens\t%d in, %d out\n", st.Usage.InputTokens, st.Usage.OutputTokens)
+			fmt.Fprintf(w, "waiting messages\t%d\n", st.PendingUser)
+			w.Flush()
+			if st.TurnID == "" {
+				return nil
+			}
+			fmt.Fprintf(out, "running turn %s:\n", st.TurnID)
+			tv, err := e.conn.Client.QueryWorkflow(cmd.Context(), st.TurnID, "", workflows.StateQuery)
+			var ts workflows.TurnState
+			if err == nil {
+				err = tv.Get(&ts)
+			}
+			if err != nil {
+				fmt.Fprintf(out, "  (its state is not available: %v)\n", err)
+				return nil
+			}
+			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			for _, t := range ts.Tools {
+				fmt.Fprintf(tw, "  %s\t%s\t%s\n", t.ID, t.Status, t.Description)
+			}
+			tw.Flush()
+			return nil
+		})
+}

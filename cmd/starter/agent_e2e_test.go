@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+)
+
+// The README's offline example: a scripted model drives three tool calls in the
+// example project, and the session's progress is shown as it happens.
+func TestAgentFakeModelExample(t *testing.T) {
+	root := repoRoot(t)
+	cmd := starter(t, t.TempDir(), "agent", "--workdir", root, "--session", "demo",
+		"--fake-model", filepath.Join(root, "examples", "agent-script.json"), "What is left to do in examples/project?")
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("agent: %v\n%s\n%s", err, out, stderr.String())
+	}
+	for _, want := range []string{
+		"> What is left to do in examples/project?",
+		"  -> Glob(examples/project/*.go) [toolu_a1]",
+		"  <- toolu_a2 " + filepath.Join(root, "examples", "project", "main.go") + ":7:",
+		"  <- toolu_a3 9 examples/project/main.go",
+		"examples/project/main.go has 9 lines and one TODO: greet the user by name.",
+		"(session ended: end_turn)",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// The process running the session (worker and embedded server) is killed while a
+// tool runs; `starter agent --session S` attaches again, the session finishes, and
+// nothing that completed ran twice: the finished tool and the model calls.
+func TestAgentCrashAndResume(t *testing.T) {
+	work, state := t.TempDir(), t.TempDir()
+	fake, err := fakeanthropic.Start(fakeanthropic.Script{Responses: []fakeanthropic.Response{
+		{Content: []conversation.Block{toolUseBlock("a1", "Bash", `{"command":"echo done >> count"}`)}},
+		{Content: []conversation.Block{toolUseBlock("a2", "Bash", `{"command":"echo started >> running; sleep 120"}`)}},
+		{Content: []conversation.Block{{Type: "text", Text: "finished"}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fake.Close()
+	args := []string{"agent", "--session", "crash", "--workdir", work, "--heartbeat-timeout", "2s"}
+	first := starter(t, state, append(args, "count and wait")...)
+	first.Env = append(first.Env, "ANTHROPIC_BASE_URL="+fake.URL(), "ANTHROPIC_API_KEY=k-e2e")
+	first.Stdout, first.Stderr = io.Discard, io.Discard
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFile(t, filepath.Join(work, "running"), 60*time.Second)
+	first.Process.Signal(syscall.SIGKILL)
+	first.Wait()
+
+	second := starter(t, state, args...)
+	second.Env = append(second.Env, "ANTHROPIC_BASE_URL="+fake.URL(), "ANTHROPIC_API_KEY=k-e2e")
+	var stderr bytes.Buffer
+	second.Stderr = &stderr
+	out, err := second.Output()
+	if err != nil {
+		t.Fatalf("attach: %v\n%s\n%s", err, out, stderr.String())
+	}
+	if !strings.Contains(string(out), "finished") || !strings.Contains(string(out), "(session ended: end_turn)") {
+		t.Fatalf("after resume:\n%s", out)
+	}
+	for file, want := range map[string]string{"count": "done\n", "running": "started\n"} {
+		if b, _ := os.ReadFile(filepath.Join(work, file)); string(b) != want {
+			t.Errorf("%s is %q, want %q: a tool ran again", file, b, want)
+		}
+	}
+	reqs := fake.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d model requests, want 3: a model call ran twice", len(reqs))
+	}
+	last := reqs[2].Messages[len(reqs[2].Messages)-1]
+	if len(last.Content) != 1 || last.Content[0].ToolUseID != "a2" || !last.Content[0].IsError ||
+		!strings.Contains(last.Content[0].Content, "worker running this tool was lost") {
+		t.Fatalf("the interrupted tool's result: %+v", last)
+	}
+}
+
+func toolUseBlock(id, name, input string) conversation.Block {
+	return conversation.Block{Type: "tool_use", ID: id, Name: name, Input: json.RawMessage(input)}
+}

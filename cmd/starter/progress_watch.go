@@ -1,0 +1,234 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/converter"
+	"golang.org/x/term"
+
+	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/scheduler"
+	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+// turnReader is what the progress display reads a turn through: the State query for
+// the tools' states, and the pending activities for start times and the tail of
+// each command's output (its heartbeat details).
+type turnReader interface {
+	QueryWorkflow(ctx context.Context, workflowID, runID, queryType string, args ...any) (converter.EncodedValue, error)
+	DescribeWorkflowExecution(ctx context.Context, workflowID, runID string) (*workflowservice.DescribeWorkflowExecutionResponse, error)
+}
+
+// pendingTool is a running tool activity as DescribeWorkflowExecution shows it.
+type pendingTool struct {
+	ToolUseID string // from the heartbeat details; empty before the first heartbeat
+	Type      string // the activity type: the tool's name
+	Started   time.Time
+	Attempt   int32
+	LastLine  string
+}
+
+// watcher follows one turn and feeds its progress display.
+type watcher struct {
+	r        turnReader
+	id       string
+	p        *progress
+	interval time.Duration
+	now      func() time.Time
+
+	mu      sync.Mutex
+	started map[string]time.Time // when each tool was first known to run
+	ended   map[string]time.Time // when each tool was first seen finished
+	errors  map[string]string    // a failed tool's first line of error
+	last    workflows.TurnState
+	pending []pendingTool
+
+	stopOnce sync.Once
+	quit     chan struct{}
+	done     chan struct{}
+}
+
+// watchTurn shows the progress of turn id on stderr until stop is called: redrawn
+// in place when stderr is a terminal, as plain lines otherwise.
+//
+// When stderr comes from liveStderr, the display is that one: what else is printed
+// through it goes above the frame.
+func watchTurn(ctx context.Context, r turnReader, id string, stderr io.Writer) *watcher {
+	p, ok := stderr.(*progress)
+	if !ok {
+		tty, width := terminal(stderr)
+		p = newProgress(stderr, tty, width)
+	}
+	interval := time.Second
+	if p.tty {
+		interval = 250 * time.Millisecond
+	}
+	w := &watcher{
+		r: r, id: id, p: p, interval: interval, now: time.Now,
+		started: map[string]time.Time{}, ended: map[string]time.Time{}, errors: map[string]string{},
+		quit: make(chan struct{}), done: make(chan struct{}),
+	}
+	go w.loop(ctx)
+	return w
+}
+
+// terminal reports whether w is a terminal that can redraw lines, and its width.
+func terminal(w io.Writer) (bool, int) {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("TERM") == "dumb" || !term.IsTerminal(int(f.Fd())) {
+		return false, 0
+	}
+	width, _, err := term.GetSize(int(f.Fd()))
+	if err != nil {
+		width = defaultWidth
+	}
+	return true, width
+}
+
+func (w *watcher) loop(ctx context.Context) {
+	defer close(w.done)
+	t := time.NewTicker(w.interval)
+	defer t.Stop()
+	for {
+		w.poll(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-w.quit:
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// result records a result as the turn yields it: its time ends the tool's elapsed
+// time more precisely than the next poll would, and an error shows its reason.
+func (w *watcher) result(r tool.Result) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, ok := w.ended[r.ToolUseID]; !ok {
+		w.ended[r.ToolUseID] = w.now()
+	}
+	if r.IsError {
+		w.errors[r.ToolUseID] = firstLine(r.Content)
+	}
+}
+
+// stop ends the polling and draws the final state once more.
+func (w *watcher) stop(ctx context.Context) {
+	w.stopOnce.Do(func() {
+		close(w.quit)
+		<-w.done
+		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		w.poll(ctx)
+		w.p.finish()
+	})
+}
+
+// poll reads the turn and shows it. A failed read (the turn not yet picked up by a
+// worker, a server restarting) keeps what was last read.
+func (w *watcher) poll(ctx context.Context) {
+	var st workflows.TurnState
+	if v, err := w.r.QueryWorkflow(ctx, w.id, "", workflows.StateQuery); err == nil && v.Get(&st) == nil {
+		w.mu.Lock()
+		w.last = st
+		w.mu.Unlock()
+	}
+	if d, err := w.r.DescribeWorkflowExecution(ctx, w.id, ""); err == nil {
+		pending := pendingTools(d)
+		w.mu.Lock()
+		w.pending = pending
+		w.mu.Unlock()
+	}
+	w.mu.Lock()
+	lines := w.merge(w.now())
+	w.mu.Unlock()
+	if len(lines) > 0 {
+		w.p.show(lines, w.now())
+	}
+}
+
+// pendingTools reads the running activities and what their heartbeats say.
+func pendingTools(d *workflowservice.DescribeWorkflowExecutionResponse) []pendingTool {
+	var out []pendingTool
+	for _, pa := range d.GetPendingActivities() {
+		pt := pendingTool{Type: pa.GetActivityType().GetName(), Attempt: pa.GetAttempt()}
+		if ts := pa.GetLastStartedTime(); ts != nil && ts.IsValid() {
+			pt.Started = ts.AsTime()
+		}
+		var prog activities.Progress
+		if pa.GetHeartbeatDetails() != nil && converter.GetDefaultDataConverter().FromPayloads(pa.GetHeartbeatDetails(), &prog) == nil {
+			pt.ToolUseID, pt.LastLine = prog.ToolUseID, prog.LastLine
+		}
+		out = append(out, pt)
+	}
+	return out
+}
+
+// merge combines the last State query answer, the pending activities, the errors
+// yielded and what was seen before into the lines to show. The caller holds mu.
+func (w *watcher) merge(now time.Time) []toolLine {
+	// Keyed by id and type: a call's hooks are activities that heartbeat its id too,
+	// and only the tool's own activity says when the tool started.
+	byID := map[string]pendingTool{}
+	unmatched := map[string][]pendingTool{}
+	for _, pt := range w.pending {
+		if pt.ToolUseID != "" {
+			byID[pt.ToolUseID+"\x00"+pt.Type] = pt
+		} else {
+			unmatched[pt.Type] = append(unmatched[pt.Type], pt)
+		}
+	}
+	executingByName := map[string]int{}
+	for _, t := range w.last.Tools {
+		if t.Status == scheduler.Executing {
+			executingByName[t.Name]++
+		}
+	}
+	lines := make([]toolLine, 0, len(w.last.Tools))
+	for _, t := range w.last.Tools {
+		l := toolLine{ID: t.ID, Call: t.Description, State: string(t.Status)}
+		switch {
+		case t.Status == scheduler.Completed || t.Status == scheduler.Yielded:
+			l.State = "done"
+			if t.IsError {
+				l.State = "error"
+				l.LastLine = w.errors[t.ID]
+			}
+			if _, ok := w.ended[t.ID]; !ok {
+				w.ended[t.ID] = now
+			}
+		case t.Status == scheduler.Executing:
+			pt, ok := byID[t.ID+"\x00"+t.Name]
+			if !ok && executingByName[t.Name] == 1 && len(unmatched[t.Name]) == 1 {
+				// Before its first heartbeat a call is known by its tool alone.
+				pt, ok = unmatched[t.Name][0], true
+			}
+			if ok {
+				l.LastLine, l.Attempt = pt.LastLine, pt.Attempt
+				if !pt.Started.IsZero() {
+					w.started[t.ID] = pt.Started
+				}
+			}
+			if _, seen := w.started[t.ID]; !seen {
+				w.started[t.ID] = now
+			}
+		}
+		if s, ok := w.started[t.ID]; ok {
+			end := now
+			if e, done := w.ended[t.ID]; done {
+				end = e
+			}
+			l.Elapsed = max(end.Sub(s), 0)
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/internal/config"
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+// turnSettings loads the Claude Code settings a turn enforces (SPEC §5): the
+// --settings file, else the working directory's .claude/settings.json and
+// .claude/settings.local.json and the user's ~/.claude/settings.json (or
+// $CLAUDE_CONFIG_DIR/settings.json). It resolves their directories here, before the
+// turn starts, because workflow code does no I/O. It returns nil when nothing is to
+// be enforced, so such a turn runs exactly as one without settings. A malformed file
+// is bad input (exit 2), named with its line and column.
+func turnSettings(cfg config.Config, warn io.Writer) (*workflows.TurnSettings, error) {
+	s, err := hooks.Load(hooks.LoadOptions{File: cfg.Settings, ProjectDir: cfg.Workdir})
+	if err != nil {
+		return nil, badInputError{err}
+	}
+	for _, w := range s.Warnings {
+		fmt.Fprintln(warn, "starter: warning:", w)
+	}
+	mode := ""
+	if cfg.PermissionModeSet {
+		mode = cfg.PermissionMode
+	}
+	pol, err := s.Policy(hooks.PolicyOptions{WorkDir: cfg.Workdir, Mode: mode})
+	if err != nil {
+		return nil, badInputError{err}
+	}
+	if pol == nil && s.Hooks.Empty() {
+		return nil, nil
+	}
+	return &workflows.TurnSettings{Hooks: s.Hooks, Permissions: pol, ProjectDir: cfg.Workdir, AskTimeout: cfg.AskTimeout}, nil
+}
+
+// reportTurn prints on stderr what the turn says to the user rather than to the
+// model: hook messages and slow hook phases, and that the session must end.
+func reportTurn(stderr io.Writer, res workflows.TurnResult) {
+	for _, n := range res.Notices {
+		fmt.Fprintf(stderr, "  %s: %s\n", n.ToolUseID, n.Text)
+	}
+	if res.Stop {
+		fmt.Fprintf(stderr, "starter: a hook stopped the session; it ends after this turn: %s\n", res.StopReason)
+	}
+}

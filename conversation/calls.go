@@ -1,0 +1,118 @@
+package conversation
+
+import (
+	"encoding/json"
+
+	"github.com/toolpipe/toolpipe/budget"
+)
+
+// Head says where a session's conversation stands; the store keeps it so that a
+// session can be resumed.
+type Head struct {
+	// Conversation is every message of the session, its inherited prefix included.
+	Conversation Conversation `json:"conversation"`
+	// Next is the next sequence number of the session's own messages.
+	Next int `json:"next"`
+	// Forked is true for a sub-agent that started from its parent's conversation: its
+	// resume inherits its parent's replacement state.
+	Forked bool `json:"forked,omitempty"`
+}
+
+// ModelRequest is the input of the model activity: which stored messages to send,
+// where to store the answer, and which Turn receives its tool_use blocks.
+type ModelRequest struct {
+	SessionID string `json:"session_id"`
+	// Seq is the session's sequence number the assistant message is stored under.
+	Seq int `json:"seq"`
+	// Conversation is the messages sent, as stored.
+	Conversation Conversation `json:"conversation"`
+	// TurnID is the Turn workflow that runs the tool_use blocks as they stream.
+	TurnID    string `json:"turn_id"`
+	Model     string `json:"model"`
+	MaxTokens int    `json:"max_tokens"`
+	System    string `json:"system,omitempty"`
+	// Task offers the Task tool (sub-agents).
+	Task bool `json:"task,omitempty"`
+	// Forked is kept in the head stored with the message (see Head).
+	Forked bool `json:"forked,omitempty"`
+}
+
+// MaxReplyText bounds the assistant text a ModelReply carries into workflow history;
+// the whole message is in the store.
+const MaxReplyText = 4000
+
+// ModelReply is what the workflow learns of the assistant message: enough to
+// orchestrate, not the message itself.
+type ModelReply struct {
+	Seq        int    `json:"seq"`
+	Size       int    `json:"size"`
+	StopReason string `json:"stop_reason"`
+	// ToolUses are the message's tool_use blocks in order; Input is kept only for
+	// Task, which the Session runs itself (the Turn received the others' inputs).
+	ToolUses []ToolUse `json:"tool_uses,omitempty"`
+	// Text is the start of the message's text, for people watching.
+	Text          string `json:"text,omitempty"`
+	TextTruncated bool   `json:"text_truncated,omitempty"`
+	Usage         Usage  `json:"usage"`
+	// Cut says the stream broke after a tool_use was handed to the turn: the message
+	// was finished with the blocks received, as the tools had already started.
+	Cut bool `json:"cut,omitempty"`
+}
+
+// ToolUse is one tool_use block of an assistant message.
+type ToolUse struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Summary names the call for people: "Bash(npm test)".
+	Summary string          `json:"summary,omitempty"`
+	Input   json.RawMessage `json:"input,omitempty"`
+}
+
+// Usage counts the tokens of one model call.
+type Usage struct {
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+}
+
+// Original is the full content of a tool result the budget replaced, which the
+// append activity persists where the replacement says.
+type Original struct {
+	ToolUseID string `json:"tool_use_id"`
+	Content   string `json:"content"`
+}
+
+// AppendRequest stores messages (already budgeted) from Seq on, with the records and
+// originals of the replacements decided for them, and the new head.
+type AppendRequest struct {
+	SessionID string          `json:"session_id"`
+	Seq       int             `json:"seq"`
+	Messages  []Message       `json:"messages"`
+	Records   []budget.Record `json:"records,omitempty"`
+	Originals []Original      `json:"originals,omitempty"`
+	Head      Head            `json:"head"`
+}
+
+// AppendReply gives the stored messages' sizes.
+type AppendReply struct {
+	Sizes []int `json:"sizes"`
+}
+
+// OpenRequest opens a session's store. A session id names one conversation: when the
+// store already has one under it, the session resumes it, reloading its head and
+// reconstructing its replacement state from its records (on top of Inherited when it
+// was forked).
+type OpenRequest struct {
+	SessionID string        `json:"session_id"`
+	Inherited *budget.State `json:"inherited,omitempty"`
+}
+
+// OpenReply says where replaced results are persisted and, for a resumed session,
+// where it stands.
+type OpenReply struct {
+	// ResultsDir is the directory of the session's persisted tool results.
+	ResultsDir string `json:"results_dir"`
+	// Found is true when a resumed session had a head.
+	Found bool          `json:"found,omitempty"`
+	Head  Head          `json:"head"`
+	State *budget.State `json:"state,omitempty"`
+}

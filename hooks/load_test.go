@@ -1,0 +1,146 @@
+package hooks
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolpipe/toolpipe/permissions"
+)
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLoadMergesWithPrecedence(t *testing.T) {
+	user, proj := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(user, "settings.json"), `{
+	  "model": "opus", "theme": {"dark": true},
+	  "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "user-hook"}]}],
+	            "Stop": [{"hooks": [{"type": "command", "command": "ignored"}]}]},
+	  "permissions": {"allow": ["Bash(npm test)"], "defaultMode": "plan", "additionalDirectories": ["/opt/lib"]}}`)
+	write(t, filepath.Join(proj, ".claude", "settings.json"), `{
+	  "hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "project-hook", "timeout": 5},
+	                                                       {"type": "prompt", "prompt": "is this ok?"}]}]},
+	  "permissions": {"deny": ["Bash(rm:*)", "Task"], "defaultMode": "acceptEdits", "additionalDirectories": ["../shared"]}}`)
+	write(t, filepath.Join(proj, ".claude", "settings.local.json"), `{
+	  "hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "local-post"}]}]},
+	  "permissions": {"allow": ["Read(./src/**)"], "defaultMode": "default"}}`)
+	s, err := Load(LoadOptions{ProjectDir: proj, UserDir: user})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Files) != 3 || !strings.HasSuffix(s.Files[2], "settings.local.json") {
+		t.Fatalf("files %v", s.Files)
+	}
+	pre := s.Hooks.Select(PreToolUse, "Bash")
+	if len(pre) != 2 || pre[0].Command != "user-hook" || pre[1].Command != "project-hook" || pre[1].Timeout != 5 {
+		t.Fatalf("PreToolUse hooks %+v", pre)
+	}
+	if post := s.Hooks.Select(PostToolUse, "Read"); len(post) != 1 || post[0].Command != "local-post" {
+		t.Fatalf("PostToolUse hooks %+v", post)
+	}
+	p := s.Permissions
+	if !p.Set || !p.HasMode || p.DefaultMode != permissions.Default {
+		t.Fatalf("mode %v (the local file's default must win)", p.DefaultMode)
+	}
+	rules := func(rs []permissions.Rule) (out []string) {
+		for _, r := range rs {
+			out = append(out, r.String())
+		}
+		return out
+	}
+	if got := rules(p.Allow); !slices.Equal(got, []string{"Bash(npm test)", "Read(./src/**)"}) {
+		t.Fatalf("allow %v", got)
+	}
+	if got := rules(p.Deny); !slices.Equal(got, []string{"Bash(rm:*)"}) {
+		t.Fatalf("deny %v", got)
+	}
+	if want := []string{"/opt/lib", filepath.Join(filepath.Dir(proj), "shared")}; !slices.Equal(p.AdditionalDirectories, want) {
+		t.Fatalf("dirs %v want %v", p.AdditionalDirectories, want)
+	}
+	joined := strings.Join(s.Warnings, "\n")
+	for _, w := range []string{"hooks.Stop is not a tool event", `type "prompt"`, `"Task"`} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("no warning about %s in:\n%s", w, joined)
+		}
+	}
+}
+
+func TestLoadExplicitFileOnly(t *testing.T) {
+	user, proj := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(proj, ".claude", "settings.json"), `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"p"}]}]}}`)
+	file := filepath.Join(t.TempDir(), "s.json")
+	write(t, file, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"explicit"}]}]}}`)
+	s, err := Load(LoadOptions{File: file, ProjectDir: proj, UserDir: user})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Hooks.Select(PreToolUse, "Read"); len(got) != 1 || got[0].Command != "explicit" {
+		t.Fatalf("hooks %+v", got)
+	}
+	if _, err := Load(LoadOptions{File: filepath.Join(t.TempDir(), "missing.json")}); err == nil {
+		t.Fatal("a missing --settings file must be an error")
+	}
+	none, err := Load(LoadOptions{ProjectDir: t.TempDir(), UserDir: t.TempDir()})
+	if err != nil || len(none.Files) != 0 || !none.Hooks.Empty() || none.Permissions.Set {
+		t.Fatalf("no files: %+v, %v", none, err)
+	}
+}
+
+func TestLoadDisableAllHooks(t *testing.T) {
+	user, proj := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(user, "settings.json"), `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"u"}]}]}}`)
+	write(t, filepath.Join(proj, ".claude", "settings.local.json"), `{"disableAllHooks": true}`)
+	s, err := Load(LoadOptions{ProjectDir: proj, UserDir: user})
+	if err != nil || !s.Hooks.Empty() {
+		t.Fatalf("hooks %+v, %v", s.Hooks, err)
+	}
+}
+
+func TestLoadErrorsNameFileAndPosition(t *testing.T) {
+	for _, c := range []struct {
+		name, content, want string
+	}{
+		{"syntax", "{\n  \"hooks\": {\n    \"PreToolUse\": [,]\n  }\n}", ":3:20: invalid JSON"},
+		{"trailing comma", "{\"a\": 1,\n}", ":2:1: invalid JSON"},
+		{"wrong type", "{\n  \"permissions\": {\"allow\": \"Bash\"}\n}", ":2:28: permissions.allow must be an array, not a JSON string"},
+		{"matcher not a string", "{\"hooks\": {\"PreToolUse\": [\n  {\"matcher\": 7, \"hooks\": []}]}}", ":2:15: hooks.PreToolUse[0].matcher must be a string, not a JSON number"},
+		{"bad regex", "{\"hooks\": {\"PostToolUse\": [\n  {\"matcher\": \"Edit(\", \"hooks\": [{\"type\":\"command\",\"command\":\"x\"}]}]}}", ":2:15: hooks.PostToolUse[0]: matcher \"Edit(\" is not a valid regular expression"},
+		{"empty command", "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [\n   {\"type\": \"command\", \"command\": \" \"}]}]}}", ":2:4: hooks.PreToolUse[0].hooks[0]: command is empty"},
+		{"bad timeout", "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"x\",\n \"timeout\": -1}]}]}}", ":2:13: hooks.PreToolUse[0].hooks[0]: timeout must be a positive number"},
+		{"event case", "{\"hooks\": {\n \"pretooluse\": []}}", ":2:16: hooks.pretooluse: event names are case-sensitive; did you mean PreToolUse?"},
+		{"bad rule", "{\"permissions\": {\"deny\": [\"Bash(ls\",\n \"Bash(rm\"]}}", ":1:27: permissions.deny[0]: permissions: rule \"Bash(ls\""},
+		{"bad mode", "{\"permissions\": {\n\"defaultMode\": \"yolo\"}}", ":2:16: permissions.defaultMode: permissions: unknown permission mode \"yolo\""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "settings.json")
+			write(t, file, c.content)
+			_, err := Load(LoadOptions{File: file})
+			var fe *FileError
+			if !errors.As(err, &fe) || fe.File != file {
+				t.Fatalf("err %v is not a FileError for %s", err, file)
+			}
+			if !strings.Contains(err.Error(), file+c.want) {
+				t.Fatalf("error\n  %v\ndoes not contain\n  %s", err, file+c.want)
+			}
+		})
+	}
+}
+
+func TestEmptyFileIsNoSettings(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "settings.json")
+	write(t, file, "  \n")
+	if s, err := Load(LoadOptions{File: file}); err != nil || !s.Hooks.Empty() {
+		t.Fatalf("%+v %v", s, err)
+	}
+}

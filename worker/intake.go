@@ -1,0 +1,85 @@
+package worker
+
+import (
+	"context"
+	"fmt"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
+
+	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+// turnIntake hands streamed tool_use blocks to Turn workflows with their AddBlocks and
+// CloseIntake updates, through the client of the worker running the model activity.
+type turnIntake struct{}
+
+func (turnIntake) client(ctx context.Context) (client.Client, error) {
+	if !activity.IsActivity(ctx) {
+		return nil, fmt.Errorf("turn intake: no Temporal client outside an activity")
+	}
+	return activity.GetClient(ctx), nil
+}
+
+// Deliver adds b to the turn. A rejected update is not an error when the turn
+// already tracks the block (an earlier attempt of the model call delivered it) or has
+// finished (its intake was closed once every block was in).
+func (ti turnIntake) Deliver(ctx context.Context, turnID string, b tool.Block) error {
+	c, err := ti.client(ctx)
+	if err != nil {
+		return err
+	}
+	err = update(ctx, c, turnID, workflows.AddBlocksUpdate, []tool.Block{b})
+	if err == nil || tracks(ctx, c, turnID, b.ID) || finished(ctx, c, turnID) {
+		return nil
+	}
+	return fmt.Errorf("add %s: %w", b.ID, err)
+}
+
+// Close closes the turn's intake; a turn that has finished is closed already.
+func (ti turnIntake) Close(ctx context.Context, turnID string) error {
+	c, err := ti.client(ctx)
+	if err != nil {
+		return err
+	}
+	if err := update(ctx, c, turnID, workflows.CloseIntakeUpdate); err != nil && !finished(ctx, c, turnID) {
+		return fmt.Errorf("close intake: %w", err)
+	}
+	return nil
+}
+
+func update(ctx context.Context, c client.Client, id, name string, args ...any) error {
+	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: id, UpdateName: name, Args: args, WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	if err != nil {
+		return err
+	}
+	return h.Get(ctx, nil)
+}
+
+// tracks reports whether the turn has a tool with this id.
+func tracks(ctx context.Context, c client.Client, turnID, id string) bool {
+	v, err := c.QueryWorkflow(ctx, turnID, "", workflows.StateQuery)
+	if err != nil {
+		return false
+	}
+	var st workflows.TurnState
+	if v.Get(&st) != nil {
+		return false
+	}
+	for _, t := range st.Tools {
+		if t.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// finished reports whether the turn's workflow is no longer running.
+func finished(ctx context.Context, c client.Client, turnID string) bool {
+	d, err := c.DescribeWorkflowExecution(ctx, turnID, "")
+	return err == nil && d.WorkflowExecutionInfo.Status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
+}

@@ -1,0 +1,41 @@
+package worker
+
+import (
+	"context"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/operatorservice/v1"
+	"go.temporal.io/sdk/client"
+
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+// HasSearchAttributes reports whether the namespace has toolpipe's search
+// attributes (ToolpipeSessionID, ToolpipeStatus, both Keyword), so that a turn may
+// upsert them (workflows.TurnInput.SearchAttributes). The embedded server registers
+// them itself; a cluster has them only if an operator added them:
+//
+//	temporal operator search-attribute create --name ToolpipeSessionID --type Keyword
+//	temporal operator search-attribute create --name ToolpipeStatus --type Keyword
+//
+// Upserting one a namespace lacks would fail every workflow task of the turn, so
+// any doubt (no permission to list them, an old server) answers false.
+func (c *Conn) HasSearchAttributes(ctx context.Context) bool {
+	if c.Embedded {
+		return true
+	}
+	return hasSearchAttributes(ctx, c.Client, c.Namespace)
+}
+
+func hasSearchAttributes(ctx context.Context, c client.Client, namespace string) bool {
+	resp, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: namespace})
+	if err != nil {
+		return false
+	}
+	for _, name := range []string{workflows.SearchAttributeSessionID, workflows.SearchAttributeStatus} {
+		if resp.GetCustomAttributes()[name] != enumspb.INDEXED_VALUE_TYPE_KEYWORD {
+			return false
+		}
+	}
+	return true
+}

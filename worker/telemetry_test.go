@@ -1,0 +1,234 @@
+package worker_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.opentelemetry.io/otel/attribute"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.temporal.io/sdk/client"
+
+	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/devserver"
+	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/tool"
+	tpworker "github.com/toolpipe/toolpipe/worker"
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+func block(id, name string, input map[string]any) tool.Block {
+	b, err := json.Marshal(input)
+	if err != nil {
+		panic(err)
+	}
+	return tool.Block{ID: id, Name: name, Input: b}
+}
+
+// noEnv keeps the test's telemetry off whatever the environment running it says.
+func noEnv(string) string { return "" }
+
+// runTracedTurn runs one turn with real tools on a client with the given telemetry.
+func runTracedTurn(t *testing.T, tel *tpworker.Telemetry, blocks []tool.Block, settings *workflows.TurnSettings) workflows.TurnResult {
+	t.Helper()
+	opts, err := tel.ClientOptions(client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := testenv.Server().NewClientWithOptions(opts)
+	t.Cleanup(c.Close)
+	queue := testenv.TaskQueue(t)
+	w, err := tpworker.Start(tpworker.Config{Client: c, TaskQueue: queue, StateDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	ctx := testenv.Context(t)
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "traced-" + queue, TaskQueue: queue},
+		workflows.TurnWorkflowName, workflows.TurnInput{SessionID: "s-trace", Workdir: t.TempDir(), Blocks: blocks, CloseIntake: true, Settings: settings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res workflows.TurnResult
+	if err := run.Get(ctx, &res); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// A turn's spans form one tree, from the starter's StartWorkflow through the
+// workflow and each activity down to a span per tool call that carries the call's
+// facts; the tool metrics go through the SDK's metrics handler.
+func TestTurnSpanTree(t *testing.T) {
+	spans := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
+	reader := sdkmetric.NewManualReader()
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
+	tel, err := tpworker.NewTelemetry(context.Background(), tpworker.TelemetryConfig{Getenv: noEnv, TracerProvider: tp, MeterProvider: mp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f.txt")
+	if err := os.WriteFile(file, []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := runTracedTurn(t, tel, []tool.Block{
+		block("b1", tool.BashName, map[string]any{"command": "echo hi"}),
+		block("r1", tool.ReadName, map[string]any{"file_path": file}),
+		block("b2", tool.BashName, map[string]any{"command": "seq 1 20000; mkdir -p d; false"}),
+		block("u1", "Nope", map[string]any{}),
+	}, &workflows.TurnSettings{Hooks: hooks.Config{PreToolUse: []hooks.Group{{Matcher: "Read", Hooks: []hooks.Command{{Command: "true"}}}}}})
+	if len(res.Results) != 4 {
+		t.Fatalf("results: %+v", res.Results)
+	}
+
+	got := spans.GetSpans()
+	byID := map[string]tracetest.SpanStub{}
+	for _, s := range got {
+		byID[s.SpanContext.SpanID().String()] = s
+	}
+	// chain walks from a span up to its root and names every span on the way.
+	chain := func(s tracetest.SpanStub) string {
+		names := []string{s.Name}
+		for s.Parent.IsValid() {
+			p, ok := byID[s.Parent.SpanID().String()]
+			if !ok {
+				names = append(names, "?")
+				break
+			}
+			if p.SpanContext.TraceID() != s.SpanContext.TraceID() {
+				t.Errorf("%s and its parent %s are in different traces", s.Name, p.Name)
+			}
+			names = append(names, p.Name)
+			s = p
+		}
+		return strings.Join(names, " < ")
+	}
+	tools := map[string]tracetest.SpanStub{}
+	var hookSpans []tracetest.SpanStub
+	for _, s := range got {
+		if strings.HasPrefix(s.Name, "execute_tool ") {
+			tools[attr(s, activities.AttrToolCallID)] = s
+		}
+		if strings.HasPrefix(s.Name, "execute_hook ") {
+			hookSpans = append(hookSpans, s)
+		}
+	}
+	// Read's PreToolUse hook is an activity of its own: its span is a sibling of the
+	// tool's, with the event, the call and how the command ended.
+	if len(hookSpans) != 1 {
+		t.Fatalf("%d hook spans, want 1", len(hookSpans))
+	}
+	if c := chain(hookSpans[0]); c != "execute_hook PreToolUse < RunActivity:RunHook < StartActivity:RunHook < RunWorkflow:Turn < StartWorkflow:Turn" {
+		t.Errorf("hook span chain: %s", c)
+	}
+	if attr(hookSpans[0], activities.AttrToolCallID) != "r1" || attr(hookSpans[0], activities.AttrHookExitCode) != "0" || attr(hookSpans[0], activities.AttrHookDurationMs) == "" {
+		t.Errorf("hook span attributes: %v", hookSpans[0].Attributes)
+	}
+	if len(tools) != 3 {
+		t.Fatalf("tool spans for %v; want b1, r1, b2 (an unknown tool runs nothing)", keys(tools))
+	}
+	for id, name := range map[string]string{"b1": "Bash", "r1": "Read", "b2": "Bash"} {
+		want := "execute_tool " + name + " < RunActivity:" + name + " < StartActivity:" + name + " < RunWorkflow:Turn < StartWorkflow:Turn"
+		if c := chain(tools[id]); c != want {
+			t.Errorf("%s: span chain\n %s\nwant\n %s", id, c, want)
+		}
+	}
+	for id, want := range map[string]map[attribute.Key]string{
+		"b1": {activities.AttrToolName: "Bash", activities.AttrConcurrentSafe: "true", activities.AttrIsError: "false", activities.AttrPersisted: "false", activities.AttrResultSize: "3"},
+		"r1": {activities.AttrToolName: "Read", activities.AttrConcurrentSafe: "true", activities.AttrIsError: "false", activities.AttrSessionID: "s-trace"},
+		"b2": {activities.AttrConcurrentSafe: "false", activities.AttrIsError: "true", activities.AttrPersisted: "true", activities.AttrOutputSize: "108894", activities.AttrOperation: "execute_tool"},
+	} {
+		for k, v := range want {
+			if g := attr(tools[id], k); g != v {
+				t.Errorf("%s: %s = %q, want %q", id, k, g, v)
+			}
+		}
+	}
+
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	sums := map[string]int64{}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if d, ok := m.Data.(metricdata.Sum[int64]); ok {
+				for _, p := range d.DataPoints {
+					sums[m.Name] += p.Value
+				}
+			}
+		}
+	}
+	if sums[activities.MetricToolCalls] != 3 || sums[activities.MetricToolErrors] != 1 || sums[activities.MetricPersistedBytes] != 108894 {
+		t.Errorf("tool metrics: %v", sums)
+	}
+}
+
+func attr(s tracetest.SpanStub, k attribute.Key) string {
+	for _, a := range s.Attributes {
+		if a.Key == k {
+			return a.Value.Emit()
+		}
+	}
+	return ""
+}
+
+func keys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// TOOLPIPE_TRACE=FILE writes every span as a JSON line, for local debugging; with
+// no OTEL_* variable set, nothing is exported.
+func TestTelemetryFromEnvironment(t *testing.T) {
+	off, err := tpworker.NewTelemetry(context.Background(), tpworker.TelemetryConfig{Getenv: noEnv})
+	if err != nil || off.Tracing() {
+		t.Fatalf("telemetry with an empty environment: tracing=%v err=%v", off.Tracing(), err)
+	}
+	file := filepath.Join(t.TempDir(), "spans.jsonl")
+	env := map[string]string{tpworker.TraceEnv: file}
+	tel, err := tpworker.NewTelemetry(context.Background(), tpworker.TelemetryConfig{Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runTracedTurn(t, tel, []tool.Block{block("b1", tool.BashName, map[string]any{"command": "echo hi"})}, nil)
+	if err := tel.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"Name":"execute_tool Bash"`) || !strings.Contains(string(b), `"Name":"RunWorkflow:Turn"`) {
+		t.Errorf("trace file lacks the tool or workflow span:\n%.2000s", b)
+	}
+
+	for _, bad := range []map[string]string{
+		{"OTEL_TRACES_EXPORTER": "zipkin"},
+		{"OTEL_METRICS_EXPORTER": "prometheus"},
+		{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_PROTOCOL": "carrier-pigeon"},
+	} {
+		if _, err := tpworker.NewTelemetry(context.Background(), tpworker.TelemetryConfig{Getenv: func(k string) string { return bad[k] }}); err == nil {
+			t.Errorf("%v: no error", bad)
+		}
+	}
+}
+
+// The workflows' search attribute names are the ones the embedded server registers.
+func TestSearchAttributeNames(t *testing.T) {
+	if workflows.SearchAttributeSessionID != devserver.SearchAttributeSessionID || workflows.SearchAttributeStatus != devserver.SearchAttributeStatus {
+		t.Fatal("workflows and devserver disagree on the search attribute names")
+	}
+}

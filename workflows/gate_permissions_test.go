@@ -1,0 +1,175 @@
+package workflows_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/permissions"
+	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+// policy builds the TurnSettings of a permission policy for a working directory,
+// as the starter does (directories resolved), with a short ask timeout so that an
+// unanswered question becomes a denial within the test.
+func policy(t *testing.T, work string, mode permissions.Mode, allow, deny, ask []string, dirs ...string) *workflows.TurnSettings {
+	t.Helper()
+	s := hooks.Settings{Permissions: hooks.Permissions{Set: true, DefaultMode: mode, HasMode: true, AdditionalDirectories: dirs}}
+	for _, l := range []struct {
+		rules []string
+		dst   *[]permissions.Rule
+	}{{allow, &s.Permissions.Allow}, {deny, &s.Permissions.Deny}, {ask, &s.Permissions.Ask}} {
+		for _, text := range l.rules {
+			r, err := permissions.ParseRule(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			*l.dst = append(*l.dst, r)
+		}
+	}
+	pol, err := s.Policy(hooks.PolicyOptions{WorkDir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &workflows.TurnSettings{Permissions: pol, AskTimeout: time.Second}
+}
+
+// dirs returns a working directory and a directory outside it, symlinks resolved.
+func dirs(t *testing.T) (work, outside string) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	work, outside = filepath.Join(root, "work"), filepath.Join(root, "outside")
+	os.Mkdir(work, 0o755)
+	os.Mkdir(outside, 0o755)
+	os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("secret\n"), 0o600)
+	os.WriteFile(filepath.Join(work, "notes.txt"), []byte("notes\n"), 0o600)
+	return work, outside
+}
+
+func readOf(id, p string) tool.Block {
+	return tool.Block{ID: id, Name: tool.ReadName, Input: raw(map[string]any{"file_path": p})}
+}
+func writeOf(id, p string) tool.Block {
+	return tool.Block{ID: id, Name: tool.WriteName, Input: raw(map[string]any{"file_path": p, "content": "new\n"})}
+}
+
+func TestDenyRuleTellsTheModelWhy(t *testing.T) {
+	work, _ := dirs(t)
+	res := runGated(t, work, policy(t, work, permissions.BypassPermissions, nil, []string{"Bash(rm:*)"}, nil),
+		bashB("b1", "rm notes.txt"))
+	r := res.Results[0]
+	if !r.IsError || !strings.Contains(r.Content, "denied by the rule Bash(rm:*) in permissions.deny") {
+		t.Fatalf("result %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(work, "notes.txt")); err != nil {
+		t.Fatal("the denied command ran")
+	}
+}
+
+func TestPlanModeOnlyReads(t *testing.T) {
+	work, _ := dirs(t)
+	res := runGated(t, work, policy(t, work, permissions.Plan, []string{"Write"}, nil, nil),
+		readOf("r1", filepath.Join(work, "notes.txt")),
+		bashB("b1", "cat notes.txt"),
+		writeOf("w1", filepath.Join(work, "plan.txt")),
+	)
+	if r := byID(res.Results, "r1"); r.IsError {
+		t.Fatalf("read in plan mode: %+v", r)
+	}
+	if r := byID(res.Results, "b1"); r.IsError || r.Content != "notes\n" {
+		t.Fatalf("read-only Bash in plan mode: %+v", r)
+	}
+	if r := byID(res.Results, "w1"); !r.IsError || !strings.Contains(r.Content, "plan mode is read-only") {
+		t.Fatalf("write in plan mode, even with an allow rule: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(work, "plan.txt")); err == nil {
+		t.Fatal("plan mode wrote a file")
+	}
+}
+
+func TestAcceptEdits(t *testing.T) {
+	work, outside := dirs(t)
+	res := runGated(t, work, policy(t, work, permissions.AcceptEdits, nil, nil, nil),
+		writeOf("w1", filepath.Join(work, "new.txt")),
+		writeOf("w2", filepath.Join(outside, "new.txt")),
+		bashB("b1", "touch made-by-bash"),
+	)
+	if r := byID(res.Results, "w1"); r.IsError {
+		t.Fatalf("an edit inside the working directory: %+v", r)
+	}
+	if r := byID(res.Results, "w2"); !r.IsError || !strings.Contains(r.Content, "is outside the working directories") || !strings.Contains(r.Content, "nobody answered within 1s") {
+		t.Fatalf("an edit outside: %+v", r)
+	}
+	if r := byID(res.Results, "b1"); !r.IsError || !strings.Contains(r.Content, "nobody answered") {
+		t.Fatalf("Bash in acceptEdits asks: %+v", r)
+	}
+	for _, p := range []string{filepath.Join(outside, "new.txt"), filepath.Join(work, "made-by-bash")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Fatalf("%s was created without approval", p)
+		}
+	}
+}
+
+// Confinement: a file outside the working directories, named directly, through ".."
+// or through a symbolic link inside, is not touched without approval or a rule.
+func TestConfinement(t *testing.T) {
+	work, outside := dirs(t)
+	os.Symlink(outside, filepath.Join(work, "link"))
+	blocks := []tool.Block{
+		readOf("direct", filepath.Join(outside, "secret.txt")),
+		readOf("dotdot", work+"/../outside/secret.txt"),
+		readOf("symlink", filepath.Join(work, "link", "secret.txt")),
+		{ID: "grep", Name: tool.GrepName, Input: raw(map[string]any{"pattern": "secret", "path": "link"})},
+		{ID: "glob", Name: tool.GlobName, Input: raw(map[string]any{"pattern": outside + "/*.txt"})},
+		readOf("inside", filepath.Join(work, "notes.txt")),
+	}
+	res := runGated(t, work, policy(t, work, permissions.Default, nil, nil, nil), blocks...)
+	for _, id := range []string{"direct", "dotdot", "symlink", "grep", "glob"} {
+		if r := byID(res.Results, id); !r.IsError || !strings.Contains(r.Content, "outside the working directories") || strings.Contains(r.Content, "secret\n") {
+			t.Errorf("%s: %+v", id, r)
+		}
+	}
+	if r := byID(res.Results, "inside"); r.IsError {
+		t.Errorf("inside: %+v", r)
+	}
+	// A rule, or an additional directory, lets them through.
+	// (Through the link, the file has two names, one inside and one outside: Decide
+	// wants an allow rule for each name, so the link itself still asks.)
+	res = runGated(t, work, policy(t, work, permissions.Default, []string{"Read(/" + outside + "/**)"}, nil, nil), blocks...)
+	for _, id := range []string{"direct", "dotdot"} {
+		if r := byID(res.Results, id); r.IsError || !strings.Contains(r.Content, "secret") {
+			t.Errorf("allowed by a rule, %s: %+v", id, r)
+		}
+	}
+	res = runGated(t, work, policy(t, work, permissions.Default, nil, nil, nil, outside), blocks...)
+	for _, id := range []string{"direct", "dotdot", "symlink", "grep", "glob"} {
+		if r := byID(res.Results, id); r.IsError {
+			t.Errorf("in an additional directory, %s: %+v", id, r)
+		}
+	}
+}
+
+// A hook's allow does not lift a deny rule; a hook's deny wins over an allow rule.
+func TestHookDecisionAndRules(t *testing.T) {
+	work, _ := dirs(t)
+	allowHook := `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`
+	s := policy(t, work, permissions.Default, []string{"Bash(echo:*)"}, []string{"Bash(touch:*)"}, nil)
+	s.Hooks = hooks.Config{PreToolUse: append(group("Bash", allowHook), group("Read", `echo '{"decision":"block","reason":"no reading today"}'`)...)}
+	// The denied Bash comes last: its error result cancels the siblings after it.
+	res := runGated(t, work, s, readOf("r1", filepath.Join(work, "notes.txt")), bashB("hookallowed", "date"), bashB("denied", "touch x"))
+	if r := byID(res.Results, "denied"); !r.IsError || !strings.Contains(r.Content, "permissions.deny") {
+		t.Fatalf("a hook's allow lifted a deny rule: %+v", r)
+	}
+	if r := byID(res.Results, "hookallowed"); r.IsError {
+		t.Fatalf("a hook's allow must skip the mode's question: %+v", r)
+	}
+	if r := byID(res.Results, "r1"); !r.IsError || !strings.Contains(r.Content, "no reading today") {
+		t.Fatalf("a hook's legacy block: %+v", r)
+	}
+}

@@ -1,0 +1,194 @@
+package workflows
+
+import (
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/budget"
+	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/persistence"
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// session is the state of one run of a Session workflow. It holds references to the
+// stored conversation and the budget state, never past messages' texts, so that the
+// workflow's history and memory stay small however long the conversation.
+type session struct {
+	in    SessionInput
+	opts  SessionOptions
+	model ModelOptions
+
+	state      *budget.State
+	head       conversation.Head
+	resultsDir string
+	context    tool.Context
+
+	// pendingResults answers the last assistant message; pendingUser are messages
+	// the user sent since the last model call. Both go into the next one.
+	pendingResults []tool.Result
+	pendingUser    []conversation.Message
+	// toolNames maps the pending results' ids to tool names (budget exemptions).
+	toolNames map[string]string
+
+	turns, callsThisRun, runs int
+	usage                     conversation.Usage
+	lastText                  string
+	stopReason, hookReason    string
+	done                      bool
+	phase                     string
+
+	turnID string
+	turn   workflow.ChildWorkflowFuture
+
+	events    []SessionEvent
+	eventBase int
+}
+
+// Session is an agent's query loop: call the model, run the turn its tool calls
+// make, append the results, and repeat until the model stops calling tools, a hook
+// stops it or the turn limit is reached. The conversation budget is applied before
+// every model call; messages live in the store. Users add messages with SendUpdate.
+func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
+	s := &session{in: in, opts: in.Options.withDefaults(), model: in.Model.withDefaults(), toolNames: map[string]string{}, phase: "idle"}
+	if err := persistence.ValidateName("session id", in.SessionID); err != nil {
+		return SessionResult{}, temporal.NewApplicationErrorWithOptions(err.Error(), ErrBadSessionInput,
+			temporal.ApplicationErrorOptions{NonRetryable: true})
+	}
+	if err := s.register(ctx); err != nil {
+		return SessionResult{}, err
+	}
+	if in.Carry != nil {
+		s.restore(in.Carry)
+	} else {
+		if err := s.open(ctx); err != nil {
+			return SessionResult{}, err
+		}
+		if in.Prompt != "" {
+			s.addUser(in.Prompt)
+		}
+	}
+	for {
+		if err := s.appendPending(ctx); err != nil {
+			return SessionResult{}, err
+		}
+		if s.stopReason != "" {
+			break
+		}
+		if s.shouldContinueAsNew(ctx) {
+			if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
+				return SessionResult{}, err
+			}
+			return SessionResult{}, workflow.NewContinueAsNewError(ctx, SessionWorkflowName, s.carryInput())
+		}
+		reply, tr, err := s.step(ctx)
+		if err != nil {
+			return SessionResult{}, err
+		}
+		s.decide(reply, tr)
+	}
+	s.done, s.phase = true, "done"
+	s.note(SessionEvent{Kind: EventStop, Text: strings.TrimSpace(s.stopReason + " " + s.hookReason)})
+	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
+		return SessionResult{}, err
+	}
+	return SessionResult{
+		SessionID: in.SessionID, StopReason: s.stopReason, HookReason: s.hookReason, Text: s.lastText, Turns: s.turns,
+		Conversation: s.head.Conversation, Budget: s.state, Usage: s.usage,
+	}, nil
+}
+
+// decide records a finished step and says whether the loop goes on.
+func (s *session) decide(reply conversation.ModelReply, tr TurnResult) {
+	s.turns++
+	switch {
+	case tr.Stop:
+		// A hook answered continue: false (SPEC §5): the turn's results are still
+		// stored (the loop appends them before it stops), but the model is not called.
+		s.stopReason, s.hookReason = StopHook, tr.StopReason
+	case len(reply.ToolUses) == 0 && len(s.pendingUser) == 0:
+		s.stopReason = reply.StopReason
+		if s.stopReason == "" {
+			s.stopReason = "end_turn"
+		}
+	case s.turns >= s.opts.MaxTurns:
+		s.stopReason = StopMaxTurns
+	}
+}
+
+// open reads the session's store: a session id already used resumes its conversation
+// and reconstructs its budget state; a fork starts from its parent's.
+func (s *session) open(ctx workflow.Context) error {
+	var reply conversation.OpenReply
+	err := workflow.ExecuteActivity(s.storeCtx(ctx, "Open session "+s.in.SessionID), activities.OpenSessionActivityName,
+		conversation.OpenRequest{SessionID: s.in.SessionID, Inherited: s.in.Inherited}).Get(ctx, &reply)
+	if err != nil {
+		return err
+	}
+	s.resultsDir = reply.ResultsDir
+	s.head = conversation.Head{Next: 1}
+	s.state = budget.NewState()
+	switch {
+	case reply.Found:
+		s.head, s.state = reply.Head, reply.State
+	case s.in.Fork != nil:
+		s.head.Conversation, s.head.Forked = s.in.Fork.Conversation, true
+		s.state = s.in.Fork.State.Clone()
+	}
+	return nil
+}
+
+// storeCtx runs the store activities: quick, and retried until they succeed.
+func (s *session) storeCtx(ctx workflow.Context, summary string) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: time.Minute,
+		Summary:             summary,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second},
+	})
+}
+
+// shouldContinueAsNew: Temporal suggests it (history size or length), or the
+// configured number of model calls per run was reached.
+func (s *session) shouldContinueAsNew(ctx workflow.Context) bool {
+	if workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
+		return true
+	}
+	return s.opts.ContinueAsNewEvery > 0 && s.callsThisRun >= s.opts.ContinueAsNewEvery
+}
+
+// carriedEvents is how many recent events continue-as-new carries, so that a watcher
+// misses none around the switch without the carry growing with the session.
+const carriedEvents = 100
+
+func (s *session) carryInput() SessionInput {
+	in := s.in
+	in.Prompt, in.Fork, in.Inherited = "", nil, nil
+	events, base := s.events, s.eventBase
+	if drop := len(events) - carriedEvents; drop > 0 {
+		events, base = events[drop:], base+drop
+	}
+	in.Carry = &SessionCarry{
+		State: s.state, Head: s.head, ResultsDir: s.resultsDir, PendingUser: s.pendingUser,
+		Turns: s.turns, Usage: s.usage, Context: s.context, Runs: s.runs + 1,
+		Events: events, EventBase: base,
+	}
+	return in
+}
+
+func (s *session) restore(c *SessionCarry) {
+	s.state, s.head, s.resultsDir, s.pendingUser = c.State, c.Head, c.ResultsDir, c.PendingUser
+	if s.state == nil {
+		s.state = budget.NewState()
+	}
+	s.turns, s.usage, s.context, s.runs = c.Turns, c.Usage, c.Context, c.Runs
+	s.events, s.eventBase = c.Events, c.EventBase
+}
+
+// addUser queues a user message for the next model call.
+func (s *session) addUser(text string) {
+	s.pendingUser = append(s.pendingUser, conversation.UserText(text))
+	s.note(SessionEvent{Kind: EventUser, Text: text})
+}

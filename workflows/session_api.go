@@ -1,0 +1,219 @@
+package workflows
+
+import (
+	"time"
+
+	"github.com/toolpipe/toolpipe/budget"
+	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// The names a client uses to talk to a running Session.
+const (
+	// SessionWorkflowName is the workflow type of an agent session (the query loop).
+	SessionWorkflowName = "Session"
+	// SendUpdate adds a user message; it interrupts the running turn (SPEC §3.7) and
+	// is sent with the next model call.
+	SendUpdate = "Send"
+	// SessionInterruptSignal interrupts the running turn without a message.
+	SessionInterruptSignal = "Interrupt"
+	// SessionStateQuery returns where the session stands.
+	SessionStateQuery = "SessionState"
+	// EventsQuery returns what happened since a cursor, for people watching.
+	EventsQuery = "Events"
+)
+
+// Error types of the Session workflow's failures.
+const (
+	// ErrBadSessionInput: the start input cannot be run; retrying cannot help.
+	ErrBadSessionInput = "BadSessionInput"
+)
+
+// Stop reasons of a session, besides the model's own (end_turn, max_tokens, ...).
+const (
+	// StopMaxTurns: the session made its last allowed model call.
+	StopMaxTurns = "max_turns"
+	// StopHook: a hook answered continue: false.
+	StopHook = "hook_stop"
+)
+
+// DefaultModel is the model a session uses unless told otherwise.
+const DefaultModel = "claude-sonnet-4-5"
+
+// SessionInput starts a Session.
+type SessionInput struct {
+	// SessionID names the conversation in the store; an existing one is resumed.
+	SessionID string `json:"session_id"`
+	// Prompt is the first user message (none when resuming with no new message).
+	Prompt  string         `json:"prompt,omitempty"`
+	Workdir string         `json:"workdir"`
+	Model   ModelOptions   `json:"model"`
+	Options SessionOptions `json:"options"`
+	// Settings are the hooks and permissions every turn (and sub-agent) enforces.
+	Settings *TurnSettings `json:"settings,omitempty"`
+
+	// Fork starts a sub-agent from its parent's conversation and budget state.
+	Fork *Fork `json:"fork,omitempty"`
+	// Inherited is the parent's budget state given to a resumed sub-agent, which
+	// uses it when it was a fork.
+	Inherited *budget.State `json:"inherited,omitempty"`
+	// Depth is how deep in sub-agents this session is (0 for the top).
+	Depth int `json:"depth,omitempty"`
+
+	// Carry is set by continue-as-new only: the state of the previous run.
+	Carry *SessionCarry `json:"carry,omitempty"`
+}
+
+// Fork is what a forked sub-agent starts from.
+type Fork struct {
+	Conversation conversation.Conversation `json:"conversation"`
+	State        *budget.State             `json:"state"`
+}
+
+// ModelOptions say which model to call and how.
+type ModelOptions struct {
+	Model     string `json:"model,omitempty"`
+	MaxTokens int    `json:"max_tokens,omitempty"`
+	System    string `json:"system,omitempty"`
+}
+
+// SessionOptions tune a session; zero values take the defaults.
+type SessionOptions struct {
+	// MaxTurns bounds the model calls of the session (default 100).
+	MaxTurns int `json:"max_turns,omitempty"`
+	// BudgetChars is the conversation budget of one user message (default 200,000).
+	BudgetChars int `json:"budget_chars,omitempty"`
+	// MaxDepth bounds sub-agent nesting (default 2).
+	MaxDepth int `json:"max_depth,omitempty"`
+	// ModelHeartbeatTimeout bounds how long a streaming model call may go unheard
+	// before it counts as lost (default 30s).
+	ModelHeartbeatTimeout time.Duration `json:"model_heartbeat_timeout,omitempty"`
+	// ModelRetryInterval is the first wait before a failed model call is retried
+	// (default 2s, doubling up to a minute).
+	ModelRetryInterval time.Duration `json:"model_retry_interval,omitempty"`
+	// ModelAttempts bounds the tries of one model call (default 10).
+	ModelAttempts int32 `json:"model_attempts,omitempty"`
+	// ContinueAsNewEvery continues as new after this many model calls in one run,
+	// besides whenever Temporal suggests it; zero means only then.
+	ContinueAsNewEvery int `json:"continue_as_new_every,omitempty"`
+	// Turn tunes the tools.
+	Turn TurnOptions `json:"turn"`
+}
+
+func (o SessionOptions) withDefaults() SessionOptions {
+	if o.MaxTurns <= 0 {
+		o.MaxTurns = 100
+	}
+	if o.BudgetChars <= 0 {
+		o.BudgetChars = budget.DefaultBudgetChars
+	}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = 2
+	}
+	if o.ModelHeartbeatTimeout <= 0 {
+		o.ModelHeartbeatTimeout = 30 * time.Second
+	}
+	if o.ModelRetryInterval <= 0 {
+		o.ModelRetryInterval = 2 * time.Second
+	}
+	if o.ModelAttempts <= 0 {
+		o.ModelAttempts = 10
+	}
+	return o
+}
+
+func (m ModelOptions) withDefaults() ModelOptions {
+	if m.Model == "" {
+		m.Model = DefaultModel
+	}
+	if m.MaxTokens <= 0 {
+		m.MaxTokens = 8192
+	}
+	return m
+}
+
+// SessionCarry is what continue-as-new carries: the budget state and the references
+// to the stored conversation, never its texts.
+type SessionCarry struct {
+	State       *budget.State          `json:"state"`
+	Head        conversation.Head      `json:"head"`
+	ResultsDir  string                 `json:"results_dir"`
+	PendingUser []conversation.Message `json:"pending_user,omitempty"`
+	Turns       int                    `json:"turns"`
+	Usage       conversation.Usage     `json:"usage"`
+	Context     tool.Context           `json:"context"`
+	Runs        int                    `json:"runs"`
+	Events      []SessionEvent         `json:"events,omitempty"`
+	EventBase   int                    `json:"event_base"`
+}
+
+// SessionResult is the workflow result.
+type SessionResult struct {
+	SessionID string `json:"session_id"`
+	// StopReason is why the session ended: the model's stop reason (end_turn),
+	// StopMaxTurns or StopHook.
+	StopReason string `json:"stop_reason"`
+	// HookReason is the stopReason a hook gave with continue: false.
+	HookReason string `json:"hook_reason,omitempty"`
+	// Text is the last assistant message's text (cut to conversation.MaxReplyText).
+	Text         string                    `json:"text"`
+	Turns        int                       `json:"turns"`
+	Conversation conversation.Conversation `json:"conversation"`
+	Budget       *budget.State             `json:"budget"`
+	Usage        conversation.Usage        `json:"usage"`
+}
+
+// SendRequest is a user message for a running session.
+type SendRequest struct {
+	Text string `json:"text"`
+}
+
+// SendResponse says how many user messages wait for the next model call.
+type SendResponse struct {
+	Queued int `json:"queued"`
+}
+
+// Event kinds.
+const (
+	EventUser       = "user"
+	EventAssistant  = "assistant"
+	EventToolUse    = "tool_use"
+	EventToolResult = "tool_result"
+	EventStop       = "stop"
+)
+
+// SessionEvent is one thing that happened, for people watching.
+type SessionEvent struct {
+	Kind      string `json:"kind"`
+	Text      string `json:"text,omitempty"`
+	ToolUseID string `json:"tool_use_id,omitempty"`
+	IsError   bool   `json:"is_error,omitempty"`
+	Turn      int    `json:"turn"`
+}
+
+// EventsResponse carries the events from a cursor on; Next is the cursor for the next
+// call and Done says the session has ended.
+type EventsResponse struct {
+	Events []SessionEvent `json:"events"`
+	Next   int            `json:"next"`
+	Done   bool           `json:"done"`
+}
+
+// SessionState is the SessionStateQuery's answer.
+type SessionState struct {
+	SessionID string `json:"session_id"`
+	// Phase is "model" (a model call streams), "tools" (the turn runs), "idle" or
+	// "done".
+	Phase string `json:"phase"`
+	// TurnID is the running Turn workflow, if any.
+	TurnID      string             `json:"turn_id,omitempty"`
+	Turns       int                `json:"turns"`
+	Messages    int                `json:"messages"`
+	Bytes       int                `json:"bytes"`
+	PendingUser int                `json:"pending_user"`
+	Seen        int                `json:"seen"`
+	Replaced    int                `json:"replaced"`
+	Runs        int                `json:"runs"`
+	Usage       conversation.Usage `json:"usage"`
+	StopReason  string             `json:"stop_reason,omitempty"`
+}

@@ -1,0 +1,104 @@
+package workflows
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"go.temporal.io/sdk/workflow"
+)
+
+// maxEvents bounds the events a session keeps for watchers; older ones are dropped
+// (the conversation itself is in the store).
+const maxEvents = 1000
+
+// maxEventText bounds the text of one event.
+const maxEventText = 2000
+
+// register installs the session's update, signal and queries.
+func (s *session) register(ctx workflow.Context) error {
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, SendUpdate,
+		func(ctx workflow.Context, req SendRequest) (SendResponse, error) {
+			s.addUser(req.Text)
+			s.interruptTurn(ctx)
+			return SendResponse{Queued: len(s.pendingUser)}, nil
+		},
+		workflow.UpdateHandlerOptions{
+			Validator: func(ctx workflow.Context, req SendRequest) error {
+				if strings.TrimSpace(req.Text) == "" {
+					return errors.New("the message is empty")
+				}
+				if s.stopReason != "" {
+					return fmt.Errorf("the session has ended (%s): start it again with the same session id to continue", s.stopReason)
+				}
+				return nil
+			},
+			Description: "A new user message: interrupts the running turn and is sent with the next model call.",
+		}); err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		ch := workflow.GetSignalChannelWithOptions(ctx, SessionInterruptSignal,
+			workflow.SignalChannelOptions{Description: "Interrupt the running turn: tools whose interrupt behaviour is cancel stop."})
+		for {
+			ch.Receive(ctx, nil)
+			s.interruptTurn(ctx)
+		}
+	})
+	if err := workflow.SetQueryHandlerWithOptions(ctx, SessionStateQuery, s.stateQuery,
+		workflow.QueryHandlerOptions{Description: "Where the session stands: phase, turns, conversation size, budget."}); err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	if err := workflow.SetQueryHandlerWithOptions(ctx, EventsQuery, s.eventsQuery,
+		workflow.QueryHandlerOptions{Description: "What happened since a cursor: messages, tool calls, results."}); err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	return nil
+}
+
+// interruptTurn passes an interrupt on to the running turn (SPEC §3.7).
+func (s *session) interruptTurn(ctx workflow.Context) {
+	if s.turn == nil {
+		return
+	}
+	// A turn that has just finished cannot be signalled; nothing is left to stop.
+	_ = s.turn.SignalChildWorkflow(ctx, InterruptSignal, nil).Get(ctx, nil)
+}
+
+func (s *session) stateQuery() (SessionState, error) {
+	st := SessionState{
+		SessionID: s.in.SessionID, Phase: s.phase, TurnID: s.turnID, Turns: s.turns,
+		Messages: s.head.Conversation.Len(), Bytes: s.head.Conversation.Bytes(), PendingUser: len(s.pendingUser),
+		Runs: s.runs, Usage: s.usage, StopReason: s.stopReason,
+	}
+	if s.state != nil {
+		st.Seen, st.Replaced = len(s.state.SeenIDs), len(s.state.Replacements)
+	}
+	return st, nil
+}
+
+func (s *session) eventsQuery(from int) (EventsResponse, error) {
+	i := max(from-s.eventBase, 0)
+	if i > len(s.events) {
+		i = len(s.events)
+	}
+	return EventsResponse{Events: s.events[i:], Next: s.eventBase + len(s.events), Done: s.done}, nil
+}
+
+// note records an event for watchers.
+func (s *session) note(ev SessionEvent) {
+	ev.Turn = s.turns
+	if len(ev.Text) > maxEventText {
+		cut := maxEventText
+		for cut > 0 && !utf8.RuneStart(ev.Text[cut]) {
+			cut--
+		}
+		ev.Text = ev.Text[:cut] + "…"
+	}
+	s.events = append(s.events, ev)
+	if drop := len(s.events) - maxEvents; drop > 0 {
+		s.events = append([]SessionEvent(nil), s.events[drop:]...)
+		s.eventBase += drop
+	}
+}

@@ -1,0 +1,174 @@
+package workflows_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	sdkworker "go.temporal.io/sdk/worker"
+
+	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/internal/testenv"
+	tpworker "github.com/toolpipe/toolpipe/worker"
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+// testAPIKey is the key the workers use; it must never appear in history.
+const testAPIKey = "sk-test-never-in-history"
+
+// agentHarness runs Sessions with the real tool activities and the real SDK against
+// a fake Messages API.
+type agentHarness struct {
+	t     *testing.T
+	c     client.Client
+	queue string
+	state string
+	work  string
+	fake  *fakeanthropic.Server
+	runs  int
+}
+
+func newAgentHarness(t *testing.T, rs ...fakeanthropic.Response) *agentHarness {
+	t.Helper()
+	h := newIdleAgentHarness(t, rs...)
+	h.startWorker()
+	return h
+}
+
+// newIdleAgentHarness is newAgentHarness without a worker: the test starts them.
+func newIdleAgentHarness(t *testing.T, rs ...fakeanthropic.Response) *agentHarness {
+	t.Helper()
+	fake, err := fakeanthropic.Start(fakeanthropic.Script{Responses: rs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fake.Close)
+	return &agentHarness{t: t, c: testenv.Client(), queue: testenv.TaskQueue(t), state: t.TempDir(), work: t.TempDir(), fake: fake}
+}
+
+// startWorker starts a worker on the harness's queue (another one, after a stop).
+func (h *agentHarness) startWorker() sdkworker.Worker {
+	acts, err := activities.New(activities.Config{StateDir: h.state})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	cfg := activities.AgentConfig{StateDir: h.state, APIKey: testAPIKey, BaseURL: h.fake.URL()}
+	return testenv.StartWorker(h.t, h.queue, func(r sdkworker.Registry) { tpworker.RegisterWithAgent(r, acts, cfg) })
+}
+
+// fastOptions retry quickly and notice a lost model call within seconds.
+func fastOptions() workflows.SessionOptions {
+	return workflows.SessionOptions{ModelRetryInterval: 50 * time.Millisecond, ModelHeartbeatTimeout: 3 * time.Second,
+		Turn: workflows.TurnOptions{HeartbeatTimeout: 3 * time.Second}}
+}
+
+func (h *agentHarness) start(in workflows.SessionInput) client.WorkflowRun {
+	h.t.Helper()
+	if in.SessionID == "" {
+		in.SessionID = "s1"
+	}
+	if in.Workdir == "" {
+		in.Workdir = h.work
+	}
+	h.runs++
+	run, err := h.c.ExecuteWorkflow(testenv.Context(h.t), client.StartWorkflowOptions{
+		ID: fmt.Sprintf("%s-%s-%d", h.t.Name(), h.queue, h.runs), TaskQueue: h.queue,
+	}, workflows.SessionWorkflowName, in)
+	if err != nil {
+		h.t.Fatalf("start session: %v", err)
+	}
+	return run
+}
+
+func (h *agentHarness) result(run client.WorkflowRun) workflows.SessionResult {
+	h.t.Helper()
+	var res workflows.SessionResult
+	if err := run.Get(testenv.Context(h.t), &res); err != nil {
+		h.t.Fatalf("session failed: %v", err)
+	}
+	return res
+}
+
+// history returns the JSON of every event of every run of a workflow.
+func (h *agentHarness) history(id string) string {
+	h.t.Helper()
+	iter := h.c.GetWorkflowHistory(testenv.Context(h.t), id, "", false, 0)
+	var b strings.Builder
+	for iter.HasNext() {
+		ev, err := iter.Next()
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		b.WriteString(ev.String())
+	}
+	return b.String()
+}
+
+// rawMessages returns request i's messages as the bytes the SDK sent.
+func rawMessages(t *testing.T, req fakeanthropic.Request) []json.RawMessage {
+	t.Helper()
+	var body struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(req.Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	return body.Messages
+}
+
+// samePrefix checks that a later request repeats an earlier one's messages byte for
+// byte: what the model has seen never changes.
+func samePrefix(t *testing.T, earlier, later fakeanthropic.Request) {
+	t.Helper()
+	a, b := rawMessages(t, earlier), rawMessages(t, later)
+	if len(b) < len(a) {
+		t.Fatalf("later request has %d messages, earlier %d", len(b), len(a))
+	}
+	for i := range a {
+		if string(a[i]) != string(b[i]) {
+			t.Fatalf("message %d changed:\n was %s\n now %s", i, a[i], b[i])
+		}
+	}
+}
+
+func text(s string) conversation.Block { return conversation.Block{Type: "text", Text: s} }
+
+func use(id, name string, input map[string]any) conversation.Block {
+	return conversation.Block{Type: "tool_use", ID: id, Name: name, Input: raw(input)}
+}
+
+// userResults returns the tool_results of a message as id -> block.
+func userResults(m conversation.Message) map[string]conversation.Block {
+	out := map[string]conversation.Block{}
+	for _, b := range m.Content {
+		if b.Type == "tool_result" {
+			out[b.ToolUseID] = b
+		}
+	}
+	return out
+}
+
+func jsonEqual(a, b json.RawMessage) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return string(a) == string(b)
+	}
+	return fmt.Sprint(x) == fmt.Sprint(y)
+}
+
+// sendMessage sends a user message to a running session.
+func (h *agentHarness) sendMessage(id, text string) error {
+	handle, err := h.c.UpdateWorkflow(testenv.Context(h.t), client.UpdateWorkflowOptions{
+		WorkflowID: id, UpdateName: workflows.SendUpdate, Args: []any{workflows.SendRequest{Text: text}},
+		WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	if err != nil {
+		return err
+	}
+	return handle.Get(testenv.Context(h.t), nil)
+}

@@ -1,0 +1,111 @@
+package workflows_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/scheduler"
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+// 529 overloaded, 429, 500 and an overloaded error in the middle of a stream are
+// retried by Temporal (the SDK does not retry), and the session goes on.
+func TestModelRetryableErrors(t *testing.T) {
+	h := newAgentHarness(t,
+		fakeanthropic.Response{Status: 529},
+		fakeanthropic.Response{Status: 429},
+		fakeanthropic.Response{Status: 500},
+		fakeanthropic.Response{Content: []conversation.Block{text("partial"), text("never sent")}, FailAfterBlocks: 1},
+		fakeanthropic.Response{Content: []conversation.Block{text("finally")}},
+	)
+	res := h.result(h.start(workflows.SessionInput{Prompt: "hi", Options: fastOptions()}))
+	if res.Text != "finally" || res.StopReason != "end_turn" {
+		t.Fatalf("result %+v", res)
+	}
+	reqs := h.fake.Requests()
+	if len(reqs) != 5 {
+		t.Fatalf("%d requests, want 5 (one per scripted answer)", len(reqs))
+	}
+	for i := 1; i < len(reqs); i++ {
+		if string(reqs[i].Body) != string(reqs[0].Body) {
+			t.Fatalf("retry %d sent a different request", i)
+		}
+	}
+}
+
+// A 400 is final: one request, and the session fails with ModelRejected.
+func TestModelRejectedIsNotRetried(t *testing.T) {
+	h := newAgentHarness(t, fakeanthropic.Response{Status: 400, ErrorMessage: "messages: bad"})
+	err := h.start(workflows.SessionInput{Prompt: "hi", Options: fastOptions()}).Get(testenv.Context(t), nil)
+	var ae *temporal.ApplicationError
+	if !errors.As(err, &ae) || ae.Type() != activities.ErrModelRejected || !strings.Contains(ae.Error(), "messages: bad") {
+		t.Fatalf("session error %v, want %s", err, activities.ErrModelRejected)
+	}
+	if n := len(h.fake.Requests()); n != 1 {
+		t.Fatalf("%d requests, want 1", n)
+	}
+}
+
+// A stream that breaks after a tool_use was handed to the turn is not asked again:
+// the tool is already running, so the retry finishes the message with the blocks it
+// had and the tool runs once.
+func TestCutStreamKeepsDeliveredToolUse(t *testing.T) {
+	work := t.TempDir()
+	h := newAgentHarness(t,
+		fakeanthropic.Response{Content: []conversation.Block{
+			use("c1", "Bash", map[string]any{"command": "echo once >> count"}),
+			use("c2", "Bash", map[string]any{"command": "echo never >> count"}),
+		}, DropAfterBlocks: 1},
+		fakeanthropic.Response{Content: []conversation.Block{text("done")}},
+	)
+	res := h.result(h.start(workflows.SessionInput{Prompt: "count", Workdir: work, Options: fastOptions()}))
+	if res.Text != "done" {
+		t.Fatalf("result %+v", res)
+	}
+	if b, _ := os.ReadFile(filepath.Join(work, "count")); string(b) != "once\n" {
+		t.Fatalf("count is %q", b)
+	}
+	reqs := h.fake.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2: the cut message must not be asked again", len(reqs))
+	}
+	m := reqs[1].Messages
+	if len(m) != 3 || len(m[1].Content) != 1 || m[1].Content[0].ID != "c1" || userResults(m[2])["c1"].IsError {
+		t.Fatalf("second request %+v", m)
+	}
+}
+
+// SPEC §3.7 in a session: a user message sent while a Bash runs interrupts it (Bash's
+// behaviour is cancel), and the next model call gets the interrupted result and the
+// message.
+func TestSendInterruptsRunningTurn(t *testing.T) {
+	work := t.TempDir()
+	h := newAgentHarness(t,
+		fakeanthropic.Response{Content: []conversation.Block{use("s1", "Bash", map[string]any{"command": "echo started > marker; sleep 60"})}},
+		fakeanthropic.Response{When: "please stop", Content: []conversation.Block{text("stopped")}},
+	)
+	run := h.start(workflows.SessionInput{Prompt: "wait", Workdir: work, Options: fastOptions()})
+	poll(t, "the Bash to start", func() bool { _, err := os.Stat(filepath.Join(work, "marker")); return err == nil })
+	if err := h.sendMessage(run.GetID(), "please stop"); err != nil {
+		t.Fatal(err)
+	}
+	if res := h.result(run); res.Text != "stopped" {
+		t.Fatalf("result %+v", res)
+	}
+	m := h.fake.Requests()[1].Messages
+	if len(m) != 4 || m[3].Content[0].Text != "please stop" {
+		t.Fatalf("second request %+v", m)
+	}
+	if r := userResults(m[2])["s1"]; !r.IsError || r.Content != scheduler.InterruptedMessage {
+		t.Fatalf("interrupted result %+v", r)
+	}
+}

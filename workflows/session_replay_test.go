@@ -1,0 +1,96 @@
+package workflows_test
+
+import (
+	"os"
+	"testing"
+
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/sdk/client"
+	sdkworker "go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+const (
+	sessionHistory = "testdata/session_history.json"
+	// sessionReplayID is the recorded session's workflow id: child workflow ids derive
+	// from it, so the replay must run under the same one.
+	sessionReplayID = "session-replay-recorded"
+)
+
+// TestSessionReplay replays a recorded Session history (a streamed turn, a budget
+// replacement, a user message sent mid-turn, a sub-agent) against the current code: a
+// change that would break running sessions fails here. Record it again with
+// TOOLPIPE_RECORD_HISTORY=1 only for a deliberate, versioned change.
+func TestSessionReplay(t *testing.T) {
+	if os.Getenv("TOOLPIPE_RECORD_HISTORY") == "1" {
+		recordSessionHistory(t)
+	}
+	r := sdkworker.NewWorkflowReplayer()
+	r.RegisterWorkflowWithOptions(workflows.Session, workflow.RegisterOptions{Name: workflows.SessionWorkflowName})
+	f, err := os.Open(sessionHistory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	hist, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.ReplayWorkflowHistoryWithOptions(nil, hist, sdkworker.ReplayWorkflowHistoryOptions{
+		OriginalExecution: workflow.Execution{ID: sessionReplayID},
+	}); err != nil {
+		t.Fatalf("replay of %s: %v", sessionHistory, err)
+	}
+}
+
+func recordSessionHistory(t *testing.T) {
+	hold := make(chan struct{})
+	h := newAgentHarness(t,
+		fakeanthropic.Response{When: "record", Content: []conversation.Block{
+			text("Two big outputs and a sub-agent."),
+			use("r1", "Bash", map[string]any{"command": "seq 1 4000"}),
+			use("r2", "Bash", map[string]any{"command": "seq 1 3000"}),
+			use("r3", "Task", map[string]any{"description": "child", "prompt": "child task"}),
+		}, HoldBeforeEnd: hold},
+		fakeanthropic.Response{When: "child task", Content: []conversation.Block{text("child done")}},
+		fakeanthropic.Response{When: "also this", Content: []conversation.Block{text("all done")}},
+	)
+	opts := fastOptions()
+	opts.BudgetChars = 20_000
+	run, err := h.c.ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{ID: sessionReplayID, TaskQueue: h.queue},
+		workflows.SessionWorkflowName, workflows.SessionInput{SessionID: "rec", Prompt: "record", Workdir: h.work, Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.fake.WaitRequests(testenv.Context(t), 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.sendMessage(run.GetID(), "also this"); err != nil {
+		t.Fatal(err)
+	}
+	close(hold)
+	h.result(run)
+	iter := h.c.GetWorkflowHistory(testenv.Context(t), run.GetID(), run.GetRunID(), false, 0)
+	var hist historypb.History
+	for iter.HasNext() {
+		ev, err := iter.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		hist.Events = append(hist.Events, ev)
+	}
+	b, err := protojson.MarshalOptions{Indent: "  "}.Marshal(&hist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sessionHistory, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("recorded %d events to %s", len(hist.Events), sessionHistory)
+}

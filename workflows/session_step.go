@@ -1,0 +1,118 @@
+package workflows
+
+import (
+	"fmt"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// modelTimeout bounds one streaming model call.
+const modelTimeout = 10 * time.Minute
+
+// step makes one model call and runs the turn of its tool calls. The Turn is started
+// first, so that the model activity can hand it each tool_use block as soon as the
+// block has streamed: tools run while the model is still writing.
+func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResult, error) {
+	seq := s.head.Next
+	s.head.Next++
+	s.callsThisRun++
+	s.turnID = fmt.Sprintf("%s/turn-%d", workflow.GetInfo(ctx).WorkflowExecution.ID, seq)
+	turnCtx, cancelTurn := workflow.WithCancel(ctx)
+	turnCtx = workflow.WithChildOptions(turnCtx, workflow.ChildWorkflowOptions{
+		WorkflowID:          s.turnID,
+		WaitForCancellation: true,
+		StaticSummary:       fmt.Sprintf("Turn %d of session %s", s.turns+1, s.in.SessionID),
+	})
+	s.turn = workflow.ExecuteChildWorkflow(turnCtx, TurnWorkflowName, TurnInput{
+		SessionID: s.in.SessionID, Workdir: s.in.Workdir, Context: s.context, Options: s.opts.Turn,
+		Settings: s.in.Settings,
+	})
+	defer func() { s.turn, s.turnID, s.phase = nil, "", "idle" }()
+	if err := s.turn.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+		return conversation.ModelReply{}, TurnResult{}, err
+	}
+	prefix := s.head.Conversation // what the model is sent; a fork starts from it
+	s.phase = "model"
+	var reply conversation.ModelReply
+	err := workflow.ExecuteActivity(s.modelCtx(ctx), activities.ModelActivityName, conversation.ModelRequest{
+		SessionID: s.in.SessionID, Seq: seq, Conversation: prefix, TurnID: s.turnID,
+		Model: s.model.Model, MaxTokens: s.model.MaxTokens, System: s.model.System,
+		Task: s.in.Depth < s.opts.MaxDepth, Forked: s.head.Forked,
+	}).Get(ctx, &reply)
+	if err != nil {
+		cancelTurn()
+		_ = s.turn.Get(ctx, nil)        // its tools stop before the session reports the failure
+		return reply, TurnResult{}, err // as it is: its error type tells why
+	}
+	s.head.Conversation = s.head.Conversation.Append(s.in.SessionID, seq, 1, reply.Size)
+	s.usage.InputTokens += reply.Usage.InputTokens
+	s.usage.OutputTokens += reply.Usage.OutputTokens
+	s.lastText = reply.Text
+	if reply.Text != "" {
+		s.note(SessionEvent{Kind: EventAssistant, Text: reply.Text})
+	}
+	tasks := map[string]workflow.Future{}
+	for _, tu := range reply.ToolUses {
+		s.toolNames[tu.ID] = tu.Name
+		s.note(SessionEvent{Kind: EventToolUse, ToolUseID: tu.ID, Text: tu.Summary})
+		if tu.Name == conversation.TaskName {
+			tasks[tu.ID] = s.startTask(ctx, tu, prefix)
+		}
+	}
+	s.phase = "tools"
+	var tr TurnResult
+	if err := s.turn.Get(ctx, &tr); err != nil {
+		return reply, tr, err
+	}
+	s.context = tr.Context
+	s.pendingResults = s.collect(ctx, reply.ToolUses, tr.Results, tasks)
+	return reply, tr, nil
+}
+
+// collect puts the turn's and the sub-agents' results in the order of the tool_use
+// blocks, as the next user message must answer them.
+func (s *session) collect(ctx workflow.Context, uses []conversation.ToolUse, turn []tool.Result, tasks map[string]workflow.Future) []tool.Result {
+	byID := make(map[string]tool.Result, len(turn))
+	for _, r := range turn {
+		byID[r.ToolUseID] = r
+	}
+	out := make([]tool.Result, 0, len(uses))
+	for _, tu := range uses {
+		if f, ok := tasks[tu.ID]; ok {
+			var r tool.Result
+			_ = f.Get(ctx, &r) // startTask's futures always settle with a result
+			byID[tu.ID] = r
+		}
+		r, ok := byID[tu.ID]
+		if !ok {
+			r = tool.ErrorResult(tu.ID, "Error: the tool call produced no result")
+		}
+		out = append(out, r)
+		s.note(SessionEvent{Kind: EventToolResult, ToolUseID: r.ToolUseID, Text: r.Content, IsError: r.IsError})
+	}
+	return out
+}
+
+// modelCtx: the model call streams, heartbeating; overload, rate limits and server
+// errors are retried by Temporal, with the SDK's own retries off.
+func (s *session) modelCtx(ctx workflow.Context) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: modelTimeout,
+		HeartbeatTimeout:    s.opts.ModelHeartbeatTimeout,
+		WaitForCancellation: true,
+		Summary:             "Model: " + s.model.Model,
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval:        s.opts.ModelRetryInterval,
+			BackoffCoefficient:     2,
+			MaximumInterval:        time.Minute,
+			MaximumAttempts:        s.opts.ModelAttempts,
+			NonRetryableErrorTypes: []string{activities.ErrModelRejected, activities.ErrModelNotConfigured},
+		},
+	})
+}

@@ -1,0 +1,131 @@
+package workflows
+
+import (
+	"fmt"
+	"strings"
+
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// gateState is the turn's state of the hook and permission pipeline. Like the rest
+// of the turn it is rebuilt on replay from the same events.
+type gateState struct {
+	// pending are the calls waiting for approval, by tool_use id.
+	pending     map[string]*pendingAsk
+	notices     []Notice
+	stop        bool
+	stopReasons []string
+}
+
+// pendingAsk is one call waiting for an Approve or Deny update.
+type pendingAsk struct {
+	info     PendingApproval
+	answered bool
+	approved bool
+	reason   string
+}
+
+// ask waits durably for a person to approve or deny a call: the wait is workflow
+// state and a timer, so it survives worker restarts, and only this tool waits
+// (siblings keep running as the scheduling rule allows). No answer within the ask
+// timeout is a denial. It returns an error only when the tool's context was
+// cancelled (an interrupt, the Bash cascade), which ends the wait too.
+func (t *turn) ask(ctx workflow.Context, b tool.Block, reason string) (verdict, error) {
+	timeout := t.in.Settings.AskTimeout
+	if timeout <= 0 {
+		timeout = DefaultAskTimeout
+	}
+	now := workflow.Now(ctx)
+	p := &pendingAsk{info: PendingApproval{
+		ToolUseID: b.ID, Tool: b.Name, Description: tool.Describe(b), Reason: reason,
+		Since: now, Deadline: now.Add(timeout),
+	}}
+	if t.gate.pending == nil {
+		t.gate.pending = map[string]*pendingAsk{}
+	}
+	t.gate.pending[b.ID] = p
+	t.publish()
+	workflow.GetLogger(ctx).Info("waiting for approval", "tool_use_id", b.ID, "call", p.info.Description, "reason", reason)
+	answered, err := workflow.AwaitWithTimeout(ctx, timeout, func() bool { return p.answered })
+	delete(t.gate.pending, b.ID)
+	t.publish()
+	switch {
+	case err != nil:
+		return verdict{}, err
+	case !answered:
+		return verdict{message: fmt.Sprintf("Permission to use %s was denied: it needed approval (%s) and nobody answered within %s.",
+			p.info.Description, strings.TrimSuffix(reason, "."), timeout)}, nil
+	case p.approved:
+		return verdict{allowed: true}, nil
+	}
+	msg := "The user denied permission to use " + p.info.Description + ", so it was not run."
+	if p.reason != "" {
+		msg += " The user said: " + p.reason
+	}
+	return verdict{message: msg}, nil
+}
+
+// registerApprovals installs the Approve and Deny updates. They exist on every
+// turn (registering a handler adds nothing to history); their validator refuses an
+// id that is not waiting, so a late or mistyped answer is rejected without a trace.
+func (t *turn) registerApprovals(ctx workflow.Context) error {
+	for _, u := range []struct {
+		name, desc string
+		approve    bool
+	}{
+		{ApproveUpdate, "Let a tool call that waits for approval run.", true},
+		{DenyUpdate, "Refuse a tool call that waits for approval; the reason is passed to the model.", false},
+	} {
+		approve := u.approve
+		err := workflow.SetUpdateHandlerWithOptions(ctx, u.name,
+			func(ctx workflow.Context, req ApprovalRequest) (PendingApproval, error) {
+				p := t.gate.pending[req.ToolUseID]
+				p.answered, p.approved, p.reason = true, approve, req.Reason
+				return p.info, nil
+			},
+			workflow.UpdateHandlerOptions{
+				Validator: func(ctx workflow.Context, req ApprovalRequest) error {
+					if p, ok := t.gate.pending[req.ToolUseID]; ok && !p.answered {
+						return nil
+					}
+					return fmt.Errorf("tool_use %q is not waiting for approval; waiting: %s", req.ToolUseID, t.pendingIDs())
+				},
+				Description: u.desc,
+			})
+		if err != nil {
+			return fmt.Errorf("turn: %w", err)
+		}
+	}
+	return nil
+}
+
+// pendingList returns the calls waiting for approval in arrival order (never map
+// order: the State query's answer must not vary).
+func (t *turn) pendingList() []PendingApproval {
+	var out []PendingApproval
+	for _, x := range t.tracker.Tools() {
+		if p, ok := t.gate.pending[x.Block.ID]; ok && !p.answered {
+			out = append(out, p.info)
+		}
+	}
+	return out
+}
+
+func (t *turn) pendingIDs() string {
+	var ids []string
+	for _, p := range t.pendingList() {
+		ids = append(ids, p.ToolUseID)
+	}
+	if len(ids) == 0 {
+		return "none"
+	}
+	return strings.Join(ids, ", ")
+}
+
+// awaitingApproval reports whether the tool with id waits for an answer.
+func (t *turn) awaitingApproval(id string) bool {
+	p, ok := t.gate.pending[id]
+	return ok && !p.answered
+}

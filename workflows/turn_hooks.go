@@ -1,0 +1,144 @@
+package workflows
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// hookTimeoutMargin is how long past a hook's own timeout its activity may take to
+// kill the hook's process group and report, before Temporal gives up on it.
+const hookTimeoutMargin = time.Minute
+
+// hookAttempts: a hook activity is tried again only when its worker was lost (a
+// hook's own failure is a result, not an activity error). Claude Code never runs a
+// hook twice, but a guard hook that silently did not run would let the call through.
+const hookAttempts = 3
+
+// runPhase runs the hooks of event e that match the tool, all at once (one activity
+// each, so each one's stdout, stderr and exit code are in history), and combines
+// what they say. resp is the tool's result, for the PostToolUse events. It returns
+// an error only when the tool's context was cancelled.
+func (t *turn) runPhase(ctx workflow.Context, e hooks.Event, b tool.Block, input json.RawMessage, resp *tool.Result) (hooks.Result, error) {
+	s := t.in.Settings
+	cmds := s.Hooks.Select(e, b.Name)
+	if len(cmds) == 0 {
+		return hooks.Result{Event: e}, nil
+	}
+	in := hooks.Input{
+		SessionID: t.in.SessionID, TranscriptPath: s.TranscriptPath, Cwd: t.in.Workdir,
+		PermissionMode: t.permissionMode(), HookEventName: e,
+		ToolName: b.Name, ToolInput: input, ToolUseID: b.ID,
+	}
+	switch {
+	case resp != nil && e == hooks.PostToolUseFailure:
+		msg := resp.Content
+		in.Error = &msg
+	case resp != nil:
+		in.ToolResponse = hooks.ToolResponse(b.Name, input, resp.Content)
+	}
+	stdin, err := in.Encode()
+	if err != nil {
+		panic(err) // every field marshals: a failure here is a bug
+	}
+	project := s.ProjectDir
+	if project == "" {
+		project = t.in.Workdir
+	}
+	futs := make([]workflow.Future, len(cmds))
+	for i, c := range cmds {
+		actx := workflow.WithActivityOptions(ctx, t.hookOptions(e, c))
+		futs[i] = workflow.ExecuteActivity(actx, activities.HookActivityName, hooks.Invocation{
+			Event: e, ToolUseID: b.ID, Command: c.Command, TimeoutSeconds: c.Timeout,
+			Cwd: t.in.Workdir, ProjectDir: project, Stdin: stdin, SessionID: t.in.SessionID,
+		})
+	}
+	// Read with a disconnected context, as tool activities are: a cancelled hook's
+	// process group is gone before the tool reports cancelled.
+	waitCtx, _ := workflow.NewDisconnectedContext(ctx)
+	outs := make([]hooks.Outcome, len(cmds))
+	var cancelled error
+	for i, f := range futs {
+		var run hooks.Run
+		switch err := f.Get(waitCtx, &run); {
+		case temporal.IsCanceledError(err):
+			cancelled = err
+			continue
+		case err != nil:
+			// The hook could not be run (its workers were lost): a non-blocking error.
+			run = hooks.Run{Command: cmds[i].Command, Failure: failureMessage(err)}
+		}
+		outs[i] = hooks.Parse(e, run)
+	}
+	if cancelled != nil {
+		return hooks.Result{}, cancelled
+	}
+	return hooks.Aggregate(e, outs), nil
+}
+
+func (t *turn) hookOptions(e hooks.Event, c hooks.Command) workflow.ActivityOptions {
+	return workflow.ActivityOptions{
+		StartToCloseTimeout: c.TimeoutDuration() + hookTimeoutMargin,
+		HeartbeatTimeout:    t.opts.HeartbeatTimeout,
+		WaitForCancellation: true,
+		Summary:             fmt.Sprintf("%s hook: %s", e, oneLineCommand(c.Command)),
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval: time.Second, BackoffCoefficient: 2, MaximumAttempts: hookAttempts,
+		},
+	}
+}
+
+// permissionMode is what hooks are told in permission_mode. Without a policy every
+// call runs, which is what bypassPermissions means.
+func (t *turn) permissionMode() string {
+	if p := t.in.Settings.Permissions; p != nil {
+		return p.Mode.String()
+	}
+	return "bypassPermissions"
+}
+
+// notePhase records what a hook phase tells the user: messages, a summary when the
+// phase took over hooks.DisplayThreshold, a log line when it took
+// hooks.LogThreshold or more, and a stop request (continue: false).
+func (t *turn) notePhase(ctx workflow.Context, id, name string, r hooks.Result) {
+	for _, m := range r.Messages {
+		t.notice(id, m)
+	}
+	if r.Duration > hooks.DisplayThreshold {
+		t.notice(id, r.Summary(name))
+	}
+	if r.Duration >= hooks.LogThreshold {
+		workflow.GetLogger(ctx).Info("slow "+string(r.Event)+" hooks", "tool", name, "tool_use_id", id,
+			"duration", r.Duration.String(), "hooks", len(r.Outcomes))
+	}
+	if r.Stop {
+		t.gate.stop = true
+		reason := r.StopReason
+		if reason == "" {
+			reason = fmt.Sprintf("a %s hook of %s returned continue: false", r.Event, name)
+		}
+		t.gate.stopReasons = append(t.gate.stopReasons, reason)
+	}
+}
+
+// notice records a message for the user.
+func (t *turn) notice(id, text string) {
+	t.gate.notices = append(t.gate.notices, Notice{ToolUseID: id, Text: text})
+}
+
+// oneLineCommand shortens a hook command for an activity's title.
+func oneLineCommand(c string) string {
+	c = strings.Join(strings.Fields(c), " ")
+	if r := []rune(c); len(r) > 60 {
+		c = string(r[:60]) + "…"
+	}
+	return c
+}

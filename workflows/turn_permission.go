@@ -1,0 +1,138 @@
+package workflows
+
+import (
+	"encoding/json"
+	"errors"
+	"path"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/permissions"
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// resolveFailure: the paths of a call could not be resolved for the permission check.
+type resolveFailure struct{ err error }
+
+func (f resolveFailure) Error() string {
+	return "Permission check failed: the paths of this call could not be resolved: " + failureMessage(f.err)
+}
+
+// verdict is the end of the permission step: run the call, or answer the model with
+// message as an error result.
+type verdict struct {
+	allowed bool
+	message string
+}
+
+// permit decides whether a call runs: the hooks' decision first, then the rules
+// and the mode, then a person (SPEC §5, "hook decision > rules > user"). A hook's
+// deny is final. A hook's allow skips the mode's question (and plan mode and the
+// working-directory confinement) but not a deny or ask rule, as in Claude Code: a
+// rule the user wrote is a floor no hook lifts. A hook's ask asks even where the
+// rules would allow, unless a deny rule refuses outright. It returns an error only
+// when the tool's context was cancelled.
+func (t *turn) permit(ctx workflow.Context, b tool.Block, pre hooks.Result) (verdict, error) {
+	if pre.Decision == hooks.Deny {
+		return verdict{message: hooks.DenyMessage(b.Name, pre.Reason)}, nil
+	}
+	d := permissions.Decision{Behavior: permissions.Allow}
+	if pol := t.in.Settings.Permissions; pol != nil {
+		req, err := t.request(ctx, b)
+		var rf resolveFailure
+		if errors.As(err, &rf) {
+			return verdict{message: rf.Error()}, nil
+		}
+		if err != nil {
+			return verdict{}, err
+		}
+		p := *pol
+		p.ReadOnlyCommand = tool.IsReadOnlyBash // not serialised: set where Decide runs
+		d = permissions.Decide(req, p)
+	}
+	byRule := d.Rule != "" && d.Behavior != permissions.Allow
+	switch {
+	case pre.Decision == hooks.Allow && !byRule:
+		d = permissions.Decision{Behavior: permissions.Allow}
+	case pre.Decision == hooks.Ask && !(byRule && d.Behavior == permissions.Deny):
+		reason := pre.Reason
+		if reason == "" {
+			reason = "a PreToolUse hook asks for approval"
+		}
+		d = permissions.Decision{Behavior: permissions.Ask, Reason: reason}
+	}
+	switch d.Behavior {
+	case permissions.Allow:
+		return verdict{allowed: true}, nil
+	case permissions.Ask:
+		return t.ask(ctx, b, d.Reason)
+	}
+	return verdict{message: d.Reason}, nil
+}
+
+// request describes a call for permissions.Decide. The paths of file tools are made
+// absolute here (pure) and resolved (symbolic links, "..") by an activity, since
+// that reads the filesystem; its answer is recorded, so a replay decides the same.
+func (t *turn) request(ctx workflow.Context, b tool.Block) (permissions.Request, error) {
+	req := permissions.Request{Tool: b.Name}
+	var f struct {
+		Command  string `json:"command"`
+		URL      string `json:"url"`
+		FilePath string `json:"file_path"`
+		Path     string `json:"path"`
+		Pattern  string `json:"pattern"`
+	}
+	_ = json.Unmarshal(b.Input, &f) // validated against the schema before
+	var paths []string
+	switch b.Name {
+	case tool.BashName:
+		req.Command, req.ReadOnly = f.Command, tool.IsReadOnlyBash(f.Command)
+	case tool.WebFetchName:
+		req.URL = f.URL
+	case tool.ReadName, tool.WriteName, tool.EditName:
+		paths = []string{f.FilePath}
+	case tool.GlobName:
+		paths = []string{f.Path}
+		if path.IsAbs(f.Pattern) {
+			// An absolute pattern is searched from its fixed prefix, whatever path says.
+			base, _ := doublestar.SplitPattern(f.Pattern)
+			paths = []string{base}
+		}
+	case tool.GrepName:
+		paths = []string{f.Path}
+	}
+	if len(paths) == 0 {
+		return req, nil
+	}
+	for i, p := range paths {
+		switch {
+		case p == "":
+			paths[i] = t.in.Workdir
+		case !path.IsAbs(p):
+			paths[i] = path.Join(t.in.Workdir, p)
+		}
+	}
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: time.Minute,
+		Summary:             "Resolve paths of " + tool.Describe(b),
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumAttempts: 5},
+	})
+	var res activities.ResolveResult
+	waitCtx, _ := workflow.NewDisconnectedContext(ctx)
+	fut := workflow.ExecuteActivity(actx, activities.ResolvePathsActivityName, activities.ResolveRequest{ToolUseID: b.ID, Paths: paths})
+	if err := fut.Get(waitCtx, &res); err != nil {
+		if temporal.IsCanceledError(err) {
+			return req, err
+		}
+		// Unresolved paths could hide a symbolic link out of the working directory:
+		// the call is refused rather than judged on paths that may be wrong.
+		return req, resolveFailure{err}
+	}
+	req.Paths = res.Paths
+	return req, nil
+}

@@ -1,0 +1,116 @@
+package workflows
+
+import (
+	"encoding/json"
+	"strings"
+
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/scheduler"
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// startGated runs the rest of SPEC §3.8's pipeline for a tool whose input is valid,
+// when the turn has hooks or a permission policy: PreToolUse hooks, the permission
+// decision (and maybe a durable wait for approval), the call, then PostToolUse or
+// PostToolUseFailure hooks. It all runs in one coroutine under the tool's own
+// cancellable context, so an interrupt or the Bash cascade stops the tool wherever
+// it is in the pipeline.
+func (t *turn) startGated(x *scheduler.Tracked, def *tool.Definition) {
+	id := x.Block.ID
+	ctx, cancel := workflow.WithCancel(t.siblingCtx)
+	t.cancels[id] = cancel
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		r, m, cancelled := t.pipeline(ctx, x.Block, def)
+		if cancelled {
+			t.cancelled(id)
+			return
+		}
+		t.complete(id, r, m)
+	})
+}
+
+// pipeline returns the tool's result and context modifier, or cancelled when the
+// tool's context was cancelled before the call produced a result.
+func (t *turn) pipeline(ctx workflow.Context, b tool.Block, def *tool.Definition) (r tool.Result, m *tool.Modifier, cancelled bool) {
+	id := b.ID
+	pre, err := t.runPhase(ctx, hooks.PreToolUse, b, b.Input, nil)
+	if err != nil {
+		return r, nil, true
+	}
+	t.notePhase(ctx, id, b.Name, pre)
+	input := b.Input
+	if len(pre.UpdatedInput) > 0 && pre.Decision != hooks.Deny {
+		// updatedInput replaces the whole input and passes the same checks the
+		// model's input did; the permission decision below sees the new input.
+		if err := def.ValidateInput(pre.UpdatedInput); err != nil {
+			return tool.ErrorResult(id, err.Error()+" (in the input a PreToolUse hook rewrote)"), nil, false
+		}
+		input = pre.UpdatedInput
+	}
+	v, err := t.permit(ctx, tool.Block{ID: id, Name: b.Name, Input: input}, pre)
+	if err != nil {
+		return r, nil, true
+	}
+	if !v.allowed {
+		return tool.ErrorResult(id, hooks.WithContext(v.message, hooks.PreToolUse, b.Name, pre.Context)), nil, false
+	}
+	r, m, cancelled = t.callTool(ctx, tool.Block{ID: id, Name: b.Name, Input: input}, def)
+	if cancelled {
+		return r, nil, true
+	}
+	r.Content = hooks.WithContext(r.Content, hooks.PreToolUse, b.Name, pre.Context)
+	return t.afterCall(ctx, b.Name, input, r), m, false
+}
+
+// afterCall runs the PostToolUse hooks (PostToolUseFailure for an error result) and
+// applies what they say. The tool has run: if the hooks are cancelled (a sibling's
+// failure, an interrupt), its real result is still reported.
+func (t *turn) afterCall(ctx workflow.Context, name string, input json.RawMessage, r tool.Result) tool.Result {
+	event := hooks.PostToolUse
+	if r.IsError {
+		event = hooks.PostToolUseFailure
+	}
+	res := r
+	post, err := t.runPhase(ctx, event, tool.Block{ID: r.ToolUseID, Name: name, Input: input}, input, &res)
+	if err != nil {
+		t.notice(r.ToolUseID, string(event)+" hooks were cancelled; the result is the tool's own")
+		return r
+	}
+	t.notePhase(ctx, r.ToolUseID, name, post)
+	if len(post.UpdatedMCPToolOutput) > 0 && strings.HasPrefix(name, "mcp__") {
+		r.Content = mcpOutputText(post.UpdatedMCPToolOutput)
+	}
+	r.Content = hooks.WithFeedback(r.Content, event, name, post.Feedback)
+	r.Content = hooks.WithContext(r.Content, event, name, post.Context)
+	return r
+}
+
+// mcpOutputText is an updatedMCPToolOutput as result text: a JSON string as its
+// text, anything else as JSON.
+func mcpOutputText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}
+
+// callTool runs the tool activity with the final input and waits for it, as start
+// does for a turn without settings.
+func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition) (tool.Result, *tool.Modifier, bool) {
+	call := tool.Call{
+		SessionID: t.in.SessionID, ToolUseID: b.ID, Name: b.Name,
+		Input: b.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles,
+	}
+	// Retries are judged on the input that runs: a hook may have rewritten a
+	// read-only command into one with side effects.
+	retryable := def.Retryable(b.Input)
+	actx := workflow.WithActivityOptions(ctx, t.activityOptions(b, retryable))
+	fut := workflow.ExecuteActivity(actx, b.Name, call)
+	var out tool.Output
+	waitCtx, _ := workflow.NewDisconnectedContext(ctx)
+	err := fut.Get(waitCtx, &out)
+	return callOutcome(b.ID, out, err, retryable)
+}

@@ -1,0 +1,33 @@
+package workflows
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// Activity summaries are markdown in the Temporal UI: every argument is a code
+// span, so globs, underscores and backticks show as typed.
+func TestActivitySummary(t *testing.T) {
+	long := "/very/long/" + strings.Repeat("deep/", 20) + "main.go"
+	for _, c := range []struct {
+		name, input, want string
+	}{
+		{tool.BashName, `{"command":"npm test"}`, "Bash: `npm test`"},
+		{tool.BashName, `{"command":"echo ` + "`date`" + `\n  && ls"}`, "Bash: `` echo `date` && ls ``"},
+		{tool.BashName, `{}`, "Bash"},
+		{tool.ReadName, `{"file_path":"/src/main_test.go"}`, "Read: `/src/main_test.go`"},
+		{tool.ReadName, `{"file_path":"` + long + `"}`, "Read: `…" + long[len(long)-79:] + "`"},
+		{tool.GlobName, `{"pattern":"**/*.go"}`, "Glob: `**/*.go`"},
+		{tool.GrepName, `{"pattern":"TODO","path":"src/"}`, "Grep: `TODO` in `src/`"},
+		{tool.GrepName, `{"pattern":"func \\w+","glob":"*.go","path":"pkg"}`, "Grep: `func \\w+` in files `*.go` in `pkg`"},
+		{tool.WebFetchName, `{"url":"https://example.com/a_b","prompt":"x"}`, "WebFetch: `https://example.com/a_b`"},
+		{"mcp__x__y", `{"pattern":"p"}`, "mcp__x__y: `p`"},
+		{tool.EditName, `not json`, "Edit"},
+	} {
+		if got := summary(tool.Block{ID: "t", Name: c.name, Input: []byte(c.input)}); got != c.want {
+			t.Errorf("summary(%s %s) = %q, want %q", c.name, c.input, got, c.want)
+		}
+	}
+}
