@@ -3,7 +3,7 @@
 // on stdin, how its exit code and stdout are read, and how the answers of several
 // hooks combine (SPEC §5).
 //
-// The package has two halves with different rules. Loading settings (load.go,
+// The package has two halves with different rules. Loading settings (load.go, file.go,
 // policy.go) reads files and resolves paths, and runs in the starter before a turn
 // starts. Everything else is pure and deterministic, because the Turn workflow calls
 // it: it does no I/O, reads no clock and never lets map order reach a result, so a

@@ -71,7 +71,7 @@ func mark(state string) string {
 func elapsed(l toolLine) string {
 	d := l.Elapsed
 	switch {
-	case d <= 0:
+	case d < 50*time.Millisecond: // just seen: a time would only be noise
 		return ""
 	case d < time.Minute:
 		return fmt.Sprintf("%.1fs", d.Seconds())

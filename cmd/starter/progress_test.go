@@ -115,7 +115,7 @@ func TestProgressPlain(t *testing.T) {
 // tool's start time to show elapsed time after it finished.
 func TestProgressMerge(t *testing.T) {
 	t0 := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	w := &watcher{started: map[string]time.Time{}, ended: map[string]time.Time{}, errors: map[string]string{}}
+	w := &watcher{started: map[string]time.Time{}, ended: map[string]time.Time{}, errors: map[string]string{}, results: map[string]bool{}}
 	w.last = workflows.TurnState{Tools: []workflows.ToolState{
 		{ID: "b1", Name: "Bash", Description: "Bash(make a)", Status: scheduler.Executing},
 		{ID: "b2", Name: "Bash", Description: "Bash(make b)", Status: scheduler.Executing},

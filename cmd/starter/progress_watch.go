@@ -46,6 +46,7 @@ type watcher struct {
 	started map[string]time.Time // when each tool was first known to run
 	ended   map[string]time.Time // when each tool was first seen finished
 	errors  map[string]string    // a failed tool's first line of error
+	results map[string]bool      // the tools whose result the turn yielded
 	last    workflows.TurnState
 	pending []pendingTool
 
@@ -71,7 +72,7 @@ func watchTurn(ctx context.Context, r turnReader, id string, stderr io.Writer) *
 	}
 	w := &watcher{
 		r: r, id: id, p: p, interval: interval, now: time.Now,
-		started: map[string]time.Time{}, ended: map[string]time.Time{}, errors: map[string]string{},
+		started: map[string]time.Time{}, ended: map[string]time.Time{}, errors: map[string]string{}, results: map[string]bool{},
 		quit: make(chan struct{}), done: make(chan struct{}),
 	}
 	go w.loop(ctx)
@@ -112,6 +113,7 @@ func (w *watcher) loop(ctx context.Context) {
 func (w *watcher) result(r tool.Result) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.results[r.ToolUseID] = true
 	if _, ok := w.ended[r.ToolUseID]; !ok {
 		w.ended[r.ToolUseID] = w.now()
 	}
@@ -120,14 +122,26 @@ func (w *watcher) result(r tool.Result) {
 	}
 }
 
-// stop ends the polling and draws the final state once more.
+// stop ends the polling and draws the final state once more. When every tool last
+// seen has its result it draws from those, without asking the turn again: a query
+// on a finished turn makes a worker replay its whole history.
 func (w *watcher) stop(ctx context.Context) {
 	w.stopOnce.Do(func() {
 		close(w.quit)
 		<-w.done
-		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		defer cancel()
-		w.poll(ctx)
+		w.mu.Lock()
+		complete := len(w.last.Tools) > 0 && len(w.results) >= len(w.last.Tools)
+		for _, t := range w.last.Tools {
+			complete = complete && w.results[t.ID]
+		}
+		w.mu.Unlock()
+		if complete {
+			w.draw()
+		} else {
+			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			w.poll(ctx)
+		}
 		w.p.finish()
 	})
 }
@@ -147,6 +161,11 @@ func (w *watcher) poll(ctx context.Context) {
 		w.pending = pending
 		w.mu.Unlock()
 	}
+	w.draw()
+}
+
+// draw shows what is known now.
+func (w *watcher) draw() {
 	w.mu.Lock()
 	lines := w.merge(w.now())
 	w.mu.Unlock()
@@ -196,9 +215,9 @@ func (w *watcher) merge(now time.Time) []toolLine {
 	for _, t := range w.last.Tools {
 		l := toolLine{ID: t.ID, Call: t.Description, State: string(t.Status)}
 		switch {
-		case t.Status == scheduler.Completed || t.Status == scheduler.Yielded:
+		case t.Status == scheduler.Completed || t.Status == scheduler.Yielded || w.results[t.ID]:
 			l.State = "done"
-			if t.IsError {
+			if _, failed := w.errors[t.ID]; failed || t.IsError {
 				l.State = "error"
 				l.LastLine = w.errors[t.ID]
 			}

@@ -1,0 +1,211 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/toolpipe/toolpipe/permissions"
+)
+
+// The shapes of a settings file that toolpipe reads; everything else is ignored.
+type (
+	wireFile struct {
+		Hooks           map[string]json.RawMessage `json:"hooks"`
+		DisableAllHooks bool                       `json:"disableAllHooks"`
+		Permissions     *wirePermissions           `json:"permissions"`
+	}
+	wirePermissions struct {
+		Allow                 []string `json:"allow"`
+		Deny                  []string `json:"deny"`
+		Ask                   []string `json:"ask"`
+		DefaultMode           string   `json:"defaultMode"`
+		AdditionalDirectories []string `json:"additionalDirectories"`
+	}
+	wireHooks struct {
+		Hooks struct {
+			PreToolUse         []wireGroup `json:"PreToolUse"`
+			PostToolUse        []wireGroup `json:"PostToolUse"`
+			PostToolUseFailure []wireGroup `json:"PostToolUseFailure"`
+		} `json:"hooks"`
+	}
+	wireGroup struct {
+		Matcher string     `json:"matcher"`
+		Hooks   []wireHook `json:"hooks"`
+	}
+	wireHook struct {
+		Type    string   `json:"type"`
+		Command string   `json:"command"`
+		Timeout *float64 `json:"timeout"`
+	}
+)
+
+type parsedFile struct {
+	file            string
+	hooks           Config
+	perms           Permissions
+	disableAllHooks bool
+	warnings        []string
+}
+
+// parseFile decodes one settings file and checks what toolpipe uses of it.
+func parseFile(file string, data []byte, projectDir string) (parsedFile, error) {
+	pf := parsedFile{file: file}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return pf, nil // an empty file is no settings, as an editor may leave it
+	}
+	var w wireFile
+	if err := json.Unmarshal(data, &w); err != nil {
+		return pf, decodeError(file, data, err)
+	}
+	pf.disableAllHooks = w.DisableAllHooks
+	if err := pf.parseHooks(data, w.Hooks); err != nil {
+		return pf, err
+	}
+	if w.Permissions != nil {
+		if err := pf.parsePermissions(data, w.Permissions, projectDir); err != nil {
+			return pf, err
+		}
+	}
+	return pf, nil
+}
+
+func (pf *parsedFile) parseHooks(data []byte, events map[string]json.RawMessage) error {
+	names := make([]string, 0, len(events))
+	for name := range events {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if slices.Contains(Events, Event(name)) {
+			continue
+		}
+		for _, e := range Events {
+			if strings.EqualFold(name, string(e)) {
+				return at(pf.file, data, fmt.Sprintf("hooks.%s: event names are case-sensitive; did you mean %s?", name, e), "hooks", name)
+			}
+		}
+		pf.warnings = append(pf.warnings, fmt.Sprintf("%s: hooks.%s is not a tool event; toolpipe ignores it", pf.file, name))
+	}
+	var w wireHooks
+	if err := json.Unmarshal(data, &w); err != nil {
+		return decodeError(pf.file, data, err)
+	}
+	for _, e := range Events {
+		var wgs []wireGroup
+		switch e {
+		case PreToolUse:
+			wgs = w.Hooks.PreToolUse
+		case PostToolUse:
+			wgs = w.Hooks.PostToolUse
+		case PostToolUseFailure:
+			wgs = w.Hooks.PostToolUseFailure
+		}
+		gs, err := pf.groups(data, e, wgs)
+		if err != nil {
+			return err
+		}
+		pf.hooks.add(e, gs)
+	}
+	return nil
+}
+
+// groups checks one event's groups: matchers compile, commands are not empty,
+// timeouts are positive. Hooks of other types are skipped with a warning.
+func (pf *parsedFile) groups(data []byte, e Event, wgs []wireGroup) ([]Group, error) {
+	var out []Group
+	for i, wg := range wgs {
+		if err := CheckMatcher(wg.Matcher); err != nil {
+			return nil, at(pf.file, data, fmt.Sprintf("hooks.%s[%d]: %v", e, i, err), "hooks", string(e), i, "matcher")
+		}
+		g := Group{Matcher: wg.Matcher}
+		for j, h := range wg.Hooks {
+			where := fmt.Sprintf("hooks.%s[%d].hooks[%d]", e, i, j)
+			path := []any{"hooks", string(e), i, "hooks", j}
+			if h.Type != "command" && h.Type != "" {
+				pf.warnings = append(pf.warnings, fmt.Sprintf("%s: %s has type %q; toolpipe runs only command hooks and skips it", pf.file, where, h.Type))
+				continue
+			}
+			if strings.TrimSpace(h.Command) == "" {
+				return nil, at(pf.file, data, where+": command is empty", path...)
+			}
+			c := Command{Command: h.Command}
+			if h.Timeout != nil {
+				if *h.Timeout <= 0 {
+					return nil, at(pf.file, data, fmt.Sprintf("%s: timeout must be a positive number of seconds, not %v", where, *h.Timeout), append(path, "timeout")...)
+				}
+				c.Timeout = *h.Timeout
+			}
+			g.Hooks = append(g.Hooks, c)
+		}
+		if len(g.Hooks) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// parsePermissions parses the rules (a rule for a tool toolpipe does not have is
+// skipped with a warning: settings written for Claude Code name Task, WebSearch and
+// others), the mode, and makes additional directories absolute.
+func (pf *parsedFile) parsePermissions(data []byte, w *wirePermissions, projectDir string) error {
+	p := &pf.perms
+	p.Set = true
+	for _, list := range []struct {
+		key   string
+		rules []string
+		dst   *[]permissions.Rule
+	}{{"allow", w.Allow, &p.Allow}, {"deny", w.Deny, &p.Deny}, {"ask", w.Ask, &p.Ask}} {
+		for i, text := range list.rules {
+			r, err := permissions.ParseRule(text)
+			if errors.Is(err, permissions.ErrUnknownTool) {
+				pf.warnings = append(pf.warnings, at(pf.file, data, fmt.Sprintf("permissions.%s[%d]: %v; the rule is ignored", list.key, i, err), "permissions", list.key, i).Error())
+				continue
+			}
+			if err != nil {
+				return at(pf.file, data, fmt.Sprintf("permissions.%s[%d]: %v", list.key, i, err), "permissions", list.key, i)
+			}
+			*list.dst = append(*list.dst, r)
+		}
+	}
+	if w.DefaultMode != "" {
+		m, err := permissions.ParseMode(w.DefaultMode)
+		if err != nil {
+			return at(pf.file, data, "permissions.defaultMode: "+err.Error(), "permissions", "defaultMode")
+		}
+		p.DefaultMode, p.HasMode = m, true
+	}
+	for i, d := range w.AdditionalDirectories {
+		abs, err := absDir(d, projectDir)
+		if err != nil {
+			return at(pf.file, data, fmt.Sprintf("permissions.additionalDirectories[%d]: %v", i, err), "permissions", "additionalDirectories", i)
+		}
+		p.AdditionalDirectories = append(p.AdditionalDirectories, abs)
+	}
+	return nil
+}
+
+// absDir makes a directory of the settings absolute: ~ is the home directory and a
+// relative path is taken from the project directory.
+func absDir(d, projectDir string) (string, error) {
+	switch {
+	case strings.TrimSpace(d) == "":
+		return "", errors.New("empty directory")
+	case d == "~" || strings.HasPrefix(d, "~/"):
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("%q: no home directory: %w", d, err)
+		}
+		return filepath.Join(home, d[1:]), nil
+	case filepath.IsAbs(d):
+		return filepath.Clean(d), nil
+	case projectDir == "":
+		return "", fmt.Errorf("%q is relative and there is no project directory", d)
+	}
+	return filepath.Join(projectDir, d), nil
+}
