@@ -73,7 +73,7 @@ func StartWorker(t testing.TB, queue string, register func(sdkworker.Registry)) 
 // Context is a context for one client call in a test, bounded so a bug hangs no
 // test for long.
 func Context(t testing.TB) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
 	return ctx
 }
