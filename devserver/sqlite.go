@@ -42,7 +42,7 @@ var searchAttributes = map[string]enumspb.IndexedValueType{
 // the server must all use this exact configuration: then they share that one
 // connection, and a restart in the same process reuses it instead of
 // opening a second connection to the same file.
-func sqlConfig(dbPath string) *config.SQL {
+func sqlConfig(dbPath, synchronous string) *config.SQL {
 	return &config.SQL{
 		PluginName:   sqliteplugin.PluginName,
 		DatabaseName: dbPath,
@@ -52,9 +52,10 @@ func sqlConfig(dbPath string) *config.SQL {
 			// WAL lets the server's readers proceed during a write and costs
 			// one write per commit instead of the rollback journal's two.
 			"journal_mode": "wal",
-			// FULL rather than WAL's usual NORMAL: a tool call acknowledged
-			// as recorded must survive a power cut, or it might run twice.
-			"synchronous": "full",
+			// FULL (the default) rather than WAL's usual NORMAL: a tool call
+			// acknowledged as recorded must survive a power cut, or it might
+			// run twice. NORMAL is an opt-in for speed (Config).
+			"synchronous": synchronous,
 			// Wait rather than fail if something else, say the sqlite3 shell,
 			// briefly holds the file.
 			"busy_timeout": "10000",

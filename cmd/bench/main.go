@@ -42,14 +42,15 @@ type bench struct {
 func main() {
 	out := flag.String("out", "BENCHMARKS.md", "where to write the report")
 	runs := flag.Int("runs", 15, "repetitions of each overhead turn")
+	sync := flag.String("sqlite-sync", "full", "the embedded server's SQLite synchronous mode: full or normal")
 	flag.Parse()
-	if err := run(*out, *runs); err != nil {
+	if err := run(*out, *runs, *sync); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out string, runs int) error {
+func run(out string, runs int, sync string) error {
 	ctx := context.Background()
 	base, err := os.MkdirTemp("", "toolpipe-bench")
 	if err != nil {
@@ -59,7 +60,7 @@ func run(out string, runs int) error {
 	b := &bench{ctx: ctx, state: filepath.Join(base, "state"), work: filepath.Join(base, "work"), queue: "bench", runs: runs}
 	os.MkdirAll(b.work, 0o755)
 	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-	b.srv, err = devserver.Start(ctx, devserver.Config{StateDir: b.state, Logger: quiet})
+	b.srv, err = devserver.Start(ctx, devserver.Config{StateDir: b.state, Logger: quiet, SQLiteSynchronous: sync})
 	if err != nil {
 		return err
 	}
@@ -97,5 +98,5 @@ func run(out string, runs int) error {
 		}
 	}
 	printTable(os.Stdout, b.results)
-	return writeReport(out, b.results, time.Since(start))
+	return writeReport(out, b.results, time.Since(start), sync)
 }
