@@ -67,6 +67,17 @@ as_postgres() {
   fi
 }
 
+# pg_cluster_ctl VERSION NAME start|stop: no systemd here, and pg_ctlcluster is
+# Debian's way to start one cluster. Root may need to recreate the socket
+# directory; the cluster's owner can do the rest.
+pg_cluster_ctl() {
+  if is_root; then
+    pg_ctlcluster "$@"
+  else
+    as_postgres pg_ctlcluster "$@"
+  fi
+}
+
 psql_admin() { as_postgres psql -p "$PG_PORT" -v ON_ERROR_STOP=1 -qtAX "$@"; }
 
 pg_install() {
@@ -85,6 +96,7 @@ pg_cluster() {
     # The package creates main/ at install; it may have been dropped since.
     local ver
     ver=$(ls /usr/lib/postgresql | sort -V | tail -n1)
+    is_root || die "PostgreSQL $ver has no cluster: run this as root, or create one (pg_createcluster $ver main)"
     log "creating PostgreSQL cluster $ver/main"
     pg_createcluster "$ver" main >/dev/null
     line=$(pg_lsclusters --no-header | head -n1)
@@ -98,8 +110,7 @@ pg_up() {
   pg_cluster
   if [[ $PG_STATUS != online* ]]; then
     log "starting PostgreSQL $PG_VERSION/$PG_NAME on port $PG_PORT"
-    # No systemd here: pg_ctlcluster is Debian's way to start one cluster.
-    pg_ctlcluster "$PG_VERSION" "$PG_NAME" start
+    pg_cluster_ctl "$PG_VERSION" "$PG_NAME" start
     # Remember that this script started it, so `down` stops only what `up` started.
     echo "$PG_VERSION $PG_NAME" >"$RUN/postgres.started"
   else
@@ -140,9 +151,10 @@ server_dir() {
 build() {
   mkdir -p "$BIN" "$STATE/build"
   # The server's mains (and ui-server's) import urfave/cli, which toolpipe's own
-  # packages do not, so go.sum lacks it. Rather than add a dependency to go.mod for a dev script, build
-  # them with a copy of go.mod/go.sum plus urfave/cli (go build -modfile): every
-  # other module, go.temporal.io/server first, stays at the version go.mod pins.
+  # packages do not, so go.sum lacks it. Rather than add a dependency to go.mod
+  # for a dev script, build them with a copy of go.mod/go.sum plus urfave/cli
+  # (go build -modfile): every other module, go.temporal.io/server first, stays
+  # at the version go.mod pins.
   local mod=$STATE/build/server.mod sum=$STATE/build/server.sum stamp=$STATE/build/stamp want
   want=$(cat go.mod go.sum | sha256sum | cut -d' ' -f1)
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -f "$mod" ]; then
@@ -162,7 +174,7 @@ build() {
     done
     echo "$want" >"$stamp"
   fi
-  # go build relinks only what changed, so this is quick when nothing did.
+  # go build recompiles only what changed, so this is quick when nothing did.
   log "building temporal-server, temporal-sql-tool ($(go list -m go.temporal.io/server)), temporal-ui, worker, starter, clusterctl"
   go build -modfile="$mod" -o "$BIN/temporal-server" go.temporal.io/server/cmd/server
   go build -modfile="$mod" -o "$BIN/temporal-sql-tool" go.temporal.io/server/cmd/tools/sql
@@ -337,7 +349,7 @@ cmd_up() {
   if [ "$START_UI" != 0 ]; then log "Web UI: http://127.0.0.1:$UI_PORT"; fi
 }
 
-cmd_down() {
+stop_all() {
   stop worker
   stop ui
   stop temporal
@@ -345,10 +357,14 @@ cmd_down() {
     local ver name
     read -r ver name <"$RUN/postgres.started"
     log "stopping PostgreSQL $ver/$name"
-    pg_ctlcluster "$ver" "$name" stop || true
+    pg_cluster_ctl "$ver" "$name" stop || true
     rm -f "$RUN/postgres.started"
   fi
-  log "down (data kept in PostgreSQL; state in $STATE)"
+}
+
+cmd_down() {
+  stop_all
+  log "down; the databases keep every turn, and \`up\` resumes the open ones"
 }
 
 cmd_purge() {
@@ -359,7 +375,7 @@ cmd_purge() {
     pg_cluster
     if [[ $PG_STATUS != online* ]]; then
       mkdir -p "$RUN"
-      pg_ctlcluster "$PG_VERSION" "$PG_NAME" start
+      pg_cluster_ctl "$PG_VERSION" "$PG_NAME" start
       echo "$PG_VERSION $PG_NAME" >"$RUN/postgres.started"
     fi
     local db
@@ -368,7 +384,7 @@ cmd_purge() {
       psql_admin -c "DROP DATABASE IF EXISTS $db WITH (FORCE)"
     done
   fi
-  cmd_down
+  stop_all
   # Binaries and their build files stay: they are no data, and costly to rebuild.
   rm -rf "$LOGS" "$STATE/toolpipe"
   log "purged: the next up starts from empty databases"
