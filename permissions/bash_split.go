@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolpipe/toolpipe/tool"
 )
 
 // bashPart is one simple command of a Bash command line, or a construct that
@@ -31,17 +33,12 @@ type bashPart struct {
 // equal any program name.
 const nonStatic = "\x00"
 
-// Bounds before the recursive parser: deep nesting such as 100,000 "(" can
-// overflow the stack, which no recover catches.
-const (
-	maxCommand = 64 << 10
-	maxNesting = 256
-)
-
 // splitBash parses command and returns its parts in source order, or false
 // when it cannot be parsed, in which case no allow rule may cover it.
 func splitBash(command string) (parts []bashPart, ok bool) {
-	if len(command) > maxCommand || tooDeep(command) {
+	// Deep nesting such as 100,000 "(" can overflow the parser's stack, which no
+	// recover catches: the bound is tool's, shared with the read-only check.
+	if tool.ShellTooBig(command) {
 		return nil, false
 	}
 	defer func() {
@@ -162,36 +159,4 @@ func literal(w *syntax.Word) string {
 		}
 	}
 	return b.String()
-}
-
-// tooDeep over-estimates how deeply command nests brackets and compound
-// commands, ignoring quotes, so that it errs towards "cannot parse".
-func tooDeep(command string) bool {
-	depth, word := 0, 0
-	for i := 0; i <= len(command); i++ {
-		c := byte(';')
-		if i < len(command) {
-			c = command[i]
-		}
-		if strings.IndexByte(" \t\n;&|(){}[]`", c) < 0 {
-			continue
-		}
-		switch command[word:i] {
-		case "if", "while", "until", "for", "select", "case":
-			depth++
-		case "fi", "done", "esac":
-			depth = max(depth-1, 0)
-		}
-		word = i + 1
-		switch c {
-		case '(', '{', '[', '`':
-			depth++
-		case ')', '}', ']':
-			depth = max(depth-1, 0)
-		}
-		if depth > maxNesting {
-			return true
-		}
-	}
-	return false
 }

@@ -41,6 +41,14 @@ const (
 	roMaxNesting = 256
 )
 
+// ShellTooBig reports whether command is too long or too deeply nested to hand
+// to the shell parser safely. Every caller of mvdan.cc/sh in workflow code (this
+// classifier, the permission rules) checks it first: such a command is treated as
+// unparsable.
+func ShellTooBig(command string) bool {
+	return len(command) > roMaxCommand || roTooDeep(command)
+}
+
 // roTooDeep over-estimates how deeply command nests brackets and compound
 // commands, ignoring quotes.
 func roTooDeep(command string) bool {
@@ -76,7 +84,7 @@ func roTooDeep(command string) bool {
 // classifyBash returns "" for a read-only command, else the reason. It is the
 // panicking core of ClassifyBash, kept apart so that the fuzz test sees panics.
 func classifyBash(command string) string {
-	if len(command) > roMaxCommand || roTooDeep(command) {
+	if ShellTooBig(command) {
 		return "command is too long or too deeply nested to check"
 	}
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).
