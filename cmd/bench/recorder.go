@@ -27,7 +27,6 @@ func newRecorder(tools map[string]activities.ToolFunc) *recorder {
 
 func (r *recorder) register(w sdkworker.Worker) {
 	for name, fn := range r.tools {
-		fn := fn
 		w.RegisterActivityWithOptions(func(ctx context.Context, call tool.Call) (tool.Output, error) {
 			r.started(call.ToolUseID)
 			return fn(ctx, call)

@@ -118,12 +118,11 @@ func (b *bench) streaming() error {
 		id := fmt.Sprintf("s-%d", i)
 		started := b.rec.expect(id)
 		t0 := time.Now()
-		h, err := b.c.UpdateWorkflow(b.ctx, client.UpdateWorkflowOptions{WorkflowID: run.GetID(), UpdateName: workflows.AddBlocksUpdate,
+		_, err := b.c.UpdateWorkflow(b.ctx, client.UpdateWorkflowOptions{WorkflowID: run.GetID(), UpdateName: workflows.AddBlocksUpdate,
 			Args: []any{[]tool.Block{{ID: id, Name: tool.ReadName, Input: raw(map[string]any{"file_path": small})}}}, WaitForStage: client.WorkflowUpdateStageAccepted})
 		if err != nil {
 			return err
 		}
-		_ = h
 		lat = append(lat, (<-started).Sub(t0))
 	}
 	h, err := b.c.UpdateWorkflow(b.ctx, client.UpdateWorkflowOptions{WorkflowID: run.GetID(), UpdateName: workflows.CloseIntakeUpdate, WaitForStage: client.WorkflowUpdateStageCompleted})

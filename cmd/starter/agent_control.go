@@ -9,7 +9,6 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/toolpipe/toolpipe/internal/config"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -18,11 +17,7 @@ func sessionCmd(use, short string, nargs int, run func(e *env, cmd *cobra.Comman
 	cmd := &cobra.Command{
 		Use: use, Short: short, Args: exactArgs(nargs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd)
-			if err != nil {
-				return err
-			}
-			e, err := setup(cmd.Context(), cfg, tpworker.Auto)
+			e, err := connect(cmd)
 			if err != nil {
 				return err
 			}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/scheduler"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -41,11 +40,7 @@ mode, or a PreToolUse hook asked). ` + "`starter status WORKFLOW_ID`" + ` lists 
 With deny, --reason is passed to the model.`,
 		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd)
-			if err != nil {
-				return err
-			}
-			e, err := setup(cmd.Context(), cfg, tpworker.Auto)
+			e, err := connect(cmd)
 			if err != nil {
 				return err
 			}

@@ -70,6 +70,17 @@ func setup(ctx context.Context, cfg config.Config, mode tpworker.Mode) (*env, er
 	return e, nil
 }
 
+// connect loads the command's configuration and connects as `run` does: the
+// commands that only talk to a turn or session (status, interrupt, approve, agent
+// send) share it.
+func connect(cmd *cobra.Command) (*env, error) {
+	cfg, err := loadConfig(cmd)
+	if err != nil {
+		return nil, err
+	}
+	return setup(cmd.Context(), cfg, tpworker.Auto)
+}
+
 // close stops the worker (running tools get their cancellation) and the server.
 func (e *env) close() {
 	if e.worker != nil {

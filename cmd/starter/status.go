@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolpipe/toolpipe/internal/config"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -17,11 +16,7 @@ func statusCmd() *cobra.Command {
 		Short: "Show each tool's state in a turn",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd)
-			if err != nil {
-				return err
-			}
-			e, err := setup(cmd.Context(), cfg, tpworker.Auto)
+			e, err := connect(cmd)
 			if err != nil {
 				return err
 			}
@@ -60,11 +55,7 @@ func interruptCmd() *cobra.Command {
 		Short: "Interrupt a turn as a new user message would: tools that can be cancelled stop",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig(cmd)
-			if err != nil {
-				return err
-			}
-			e, err := setup(cmd.Context(), cfg, tpworker.Auto)
+			e, err := connect(cmd)
 			if err != nil {
 				return err
 			}
