@@ -5,10 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	historypb "go.temporal.io/api/history/v1"
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
-	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
@@ -51,24 +49,5 @@ func recordTurnHistory(t *testing.T) {
 	})
 	h.mustUpdate(run, workflows.CloseIntakeUpdate)
 	h.result(run)
-	iter := h.c.GetWorkflowHistory(testenv.Context(t), run.GetID(), run.GetRunID(), false, 0)
-	var hist historypb.History
-	for iter.HasNext() {
-		ev, err := iter.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		hist.Events = append(hist.Events, ev)
-	}
-	b, err := protojson.MarshalOptions{Indent: "  "}.Marshal(&hist)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll("testdata", 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(turnHistory, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("recorded %d events to %s", len(hist.Events), turnHistory)
+	testenv.WriteHistory(t, turnHistory, testenv.History(t, h.c, run.GetID(), run.GetRunID()))
 }

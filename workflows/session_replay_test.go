@@ -4,11 +4,9 @@ import (
 	"os"
 	"testing"
 
-	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
-	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
@@ -76,21 +74,5 @@ func recordSessionHistory(t *testing.T) {
 	}
 	close(hold)
 	h.result(run)
-	iter := h.c.GetWorkflowHistory(testenv.Context(t), run.GetID(), run.GetRunID(), false, 0)
-	var hist historypb.History
-	for iter.HasNext() {
-		ev, err := iter.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		hist.Events = append(hist.Events, ev)
-	}
-	b, err := protojson.MarshalOptions{Indent: "  "}.Marshal(&hist)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(sessionHistory, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("recorded %d events to %s", len(hist.Events), sessionHistory)
+	testenv.WriteHistory(t, sessionHistory, testenv.History(t, h.c, run.GetID(), run.GetRunID()))
 }

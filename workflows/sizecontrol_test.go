@@ -48,13 +48,8 @@ func TestHugeBashOutputStaysOutOfHistory(t *testing.T) {
 		t.Fatalf("stub is %d bytes", len(r.Content))
 	}
 
-	iter := h.c.GetWorkflowHistory(testenv.Context(t), run.GetID(), run.GetRunID(), false, 0)
 	var size int
-	for iter.HasNext() {
-		ev, err := iter.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, ev := range testenv.History(t, h.c, run.GetID(), run.GetRunID()) {
 		b, _ := proto.Marshal(ev)
 		size += len(b)
 		if bytes.Contains(b, []byte("line 150000 of the huge output")) {
@@ -106,13 +101,8 @@ func TestFiveMegabytePayloads(t *testing.T) {
 	if r.IsError || len(r.Content) < 4_000_000 || strings.Count(r.Content, "\n") != 2000 {
 		t.Fatalf("read: error=%v, %d bytes", r.IsError, len(r.Content))
 	}
-	iter := c.GetWorkflowHistory(testenv.Context(t), run.GetID(), run.GetRunID(), false, 0)
 	var size int
-	for iter.HasNext() {
-		ev, err := iter.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, ev := range testenv.History(t, c, run.GetID(), run.GetRunID()) {
 		b, _ := proto.Marshal(ev)
 		size += len(b)
 	}

@@ -6,14 +6,18 @@ package testenv
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/server/temporaltest"
+	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/toolpipe/toolpipe/persistence"
 	tpworker "github.com/toolpipe/toolpipe/worker"
@@ -76,4 +80,35 @@ func Context(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// History fetches a workflow's whole history through c.
+func History(t testing.TB, c client.Client, id, runID string) []*historypb.HistoryEvent {
+	t.Helper()
+	iter := c.GetWorkflowHistory(Context(t), id, runID, false, 0)
+	var events []*historypb.HistoryEvent
+	for iter.HasNext() {
+		ev, err := iter.Next()
+		if err != nil {
+			t.Fatalf("history of %s: %v", id, err)
+		}
+		events = append(events, ev)
+	}
+	return events
+}
+
+// WriteHistory saves events as the JSON a WorkflowReplayer reads, for replay tests.
+func WriteHistory(t testing.TB, path string, events []*historypb.HistoryEvent) {
+	t.Helper()
+	b, err := protojson.MarshalOptions{Indent: "  "}.Marshal(&historypb.History{Events: events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("recorded %d events to %s", len(events), path)
 }
