@@ -11,8 +11,10 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/worker"
 
+	"github.com/toolpipe/toolpipe/mcptools"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/webfetch"
 )
 
 // Error types of activity failures (not tool errors, which are results).
@@ -33,6 +35,12 @@ type Config struct {
 	Store persistence.Store
 	// Overrides are the operator's per-tool thresholds; nil means none.
 	Overrides Overrides
+	// WebFetch configures the WebFetch tool; the zero value refuses private
+	// addresses and returns pages as markdown.
+	WebFetch WebFetchConfig
+	// MCP holds the MCP client sessions; nil means a new mcptools.Manager, which
+	// connects to nothing until an MCP activity runs. Close closes it.
+	MCP MCPServers
 }
 
 // Activities are the tool activities; register them with Register.
@@ -40,8 +48,12 @@ type Activities struct {
 	cfg   Config
 	log   *slog.Logger
 	store persistence.Store
+	mcp   MCPServers
 	// calls holds the stats of the calls running now, for their spans (telemetry.go).
 	calls sync.Map
+	// fetcher and pageModel serve WebFetch; pageModel is nil without an API key.
+	fetcher   *webfetch.Fetcher
+	pageModel *pageModel
 }
 
 // New validates cfg and returns the activities.
@@ -61,7 +73,12 @@ func New(cfg Config) (*Activities, error) {
 		}
 		store = fs
 	}
-	return &Activities{cfg: cfg, log: log, store: store}, nil
+	servers := cfg.MCP
+	if servers == nil {
+		servers = mcptools.NewManager(mcptools.WithLogger(log))
+	}
+	return &Activities{cfg: cfg, log: log, store: store, mcp: servers,
+		fetcher: newFetcher(cfg.WebFetch), pageModel: newPageModel(cfg.WebFetch.Model)}, nil
 }
 
 // Register registers every tool activity under its tool name, which is the activity
@@ -73,6 +90,9 @@ func (a *Activities) Register(r worker.ActivityRegistry) {
 	// The steps of the tool pipeline around the call (SPEC §3.8, §5).
 	r.RegisterActivityWithOptions(observedHook(a.RunHook), activity.RegisterOptions{Name: HookActivityName})
 	r.RegisterActivityWithOptions(a.ResolvePaths, activity.RegisterOptions{Name: ResolvePathsActivityName})
+	// MCP tools: one activity type for every call (mcp.go).
+	r.RegisterActivityWithOptions(a.ListMCPTools, activity.RegisterOptions{Name: ListMCPToolsActivityName})
+	r.RegisterActivityWithOptions(a.observedMCP, activity.RegisterOptions{Name: MCPCallActivityName})
 }
 
 // ToolFunc runs one tool call.

@@ -45,13 +45,18 @@ const (
 	ErrTurnIntake = "TurnIntake"
 )
 
-// TurnIntake hands streamed tool_use blocks to the Turn workflow that runs them. Both
-// methods must be idempotent: a retried model call hands over the same blocks again.
+// TurnIntake hands streamed tool_use blocks to the Turn workflow that runs them, and
+// Task blocks to the Session that runs them as sub-agents. Every method must be
+// idempotent: a retried model call hands over the same blocks again.
 type TurnIntake interface {
 	// Deliver adds b to the turn; a block the turn already has counts as delivered.
 	Deliver(ctx context.Context, turnID string, b tool.Block) error
 	// Close says the assistant message has ended.
 	Close(ctx context.Context, turnID string) error
+	// DeliverTask hands a Task block to the session run that called the model
+	// (sessionID, runID), for the turn turnID; a task it started already counts as
+	// delivered.
+	DeliverTask(ctx context.Context, sessionID, runID, turnID string, b tool.Block) error
 }
 
 // AgentConfig holds what the agent activities need. The API key lives only here, in

@@ -136,7 +136,7 @@ func (a *Agent) finish(ctx context.Context, req conversation.ModelRequest, msg c
 	}
 	if req.TurnID != "" {
 		if err := a.cfg.Intake.Close(ctx, req.TurnID); err != nil {
-			return conversation.ModelReply{}, intakeError(req.TurnID, err)
+			return conversation.ModelReply{}, intakeError("turn "+req.TurnID, err)
 		}
 	}
 	// The head now includes the message, so a session resumed later continues after it.
@@ -153,13 +153,25 @@ func (a *Agent) finish(ctx context.Context, req conversation.ModelRequest, msg c
 	return describe(req.Seq, stored, usage, cut), nil
 }
 
-// deliver hands a tool_use block to the turn; Task blocks are the Session's own.
+// deliver hands a tool_use block to the turn; Task blocks are the Session's own, handed
+// to it when it takes them as they stream (req.TaskIntake), else it reads them from
+// the reply.
 func (a *Agent) deliver(ctx context.Context, req conversation.ModelRequest, b conversation.Block) error {
-	if req.TurnID == "" || b.Name == conversation.TaskName {
+	if req.TurnID == "" {
+		return nil
+	}
+	if b.Name == conversation.TaskName {
+		if !req.TaskIntake || !activity.IsActivity(ctx) {
+			return nil
+		}
+		wf := activity.GetInfo(ctx).WorkflowExecution
+		if err := a.cfg.Intake.DeliverTask(ctx, wf.ID, wf.RunID, req.TurnID, tool.Block{ID: b.ID, Name: b.Name, Input: b.Input}); err != nil {
+			return intakeError("session "+wf.ID, err)
+		}
 		return nil
 	}
 	if err := a.cfg.Intake.Deliver(ctx, req.TurnID, tool.Block{ID: b.ID, Name: b.Name, Input: b.Input}); err != nil {
-		return intakeError(req.TurnID, err)
+		return intakeError("turn "+req.TurnID, err)
 	}
 	return nil
 }
@@ -274,10 +286,11 @@ func storeError(err error) error {
 		temporal.ApplicationErrorOptions{Cause: err})
 }
 
-func intakeError(turnID string, err error) error {
+// intakeError: what (a turn or a session) did not take a block.
+func intakeError(what string, err error) error {
 	if errors.Is(err, context.Canceled) {
 		return err
 	}
-	return temporal.NewApplicationErrorWithOptions(fmt.Sprintf("turn %s: %v", turnID, err), ErrTurnIntake,
+	return temporal.NewApplicationErrorWithOptions(fmt.Sprintf("%s: %v", what, err), ErrTurnIntake,
 		temporal.ApplicationErrorOptions{Cause: err})
 }

@@ -2,11 +2,118 @@ package activities
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/webfetch"
 )
 
-// WebFetch is not enabled yet: the model is told so and can use another tool.
+// WebFetchConfig configures the WebFetch tool. The zero value refuses private
+// addresses and returns pages as markdown.
+type WebFetchConfig struct {
+	// AllowPrivate lets WebFetch reach loopback, private and link-local addresses
+	// (webfetch-allow-private).
+	AllowPrivate bool
+	// Model, when it has an API key, answers the call's prompt from the page;
+	// without one the page itself is the result.
+	Model WebFetchModel
+	// Fetcher, when set, replaces the one built from AllowPrivate (tests use it for
+	// small limits and a fake clock).
+	Fetcher *webfetch.Fetcher
+}
+
+// newFetcher is the worker's fetcher: one for all calls, so that its cache and
+// idle connections are shared.
+func newFetcher(cfg WebFetchConfig) *webfetch.Fetcher {
+	if cfg.Fetcher != nil {
+		return cfg.Fetcher
+	}
+	return webfetch.New(webfetch.WithAllowPrivate(cfg.AllowPrivate))
+}
+
+// WebFetch fetches the call's URL and, when the worker has a model, asks it the
+// call's prompt about the page; without a model the page is returned as markdown.
+// Fetch failures are results the model can act on, never activity failures: a
+// read-only tool would otherwise be retried against the same refusal.
 func (a *Activities) WebFetch(ctx context.Context, call tool.Call) (tool.Output, error) {
-	return errorOutput("WebFetch is not available on this worker yet")
+	var in tool.WebFetchInput
+	if err := json.Unmarshal(call.Input, &in); err != nil {
+		return tool.Output{}, badCall(call, err)
+	}
+	stop := keepAlive(ctx, call.ToolUseID, nil)
+	defer stop()
+	res, err := a.fetcher.Fetch(ctx, in.URL)
+	if err != nil {
+		if ctx.Err() != nil {
+			return tool.Output{}, ctx.Err()
+		}
+		return errorOutput("%s", fetchFailure(in.URL, err))
+	}
+	if r := res.Redirect; r != nil {
+		return tool.Output{Content: redirectNotice(r, in.Prompt)}, nil
+	}
+	if a.pageModel == nil {
+		return tool.Output{Content: pageHeader(res, "No model is configured on this worker, so the prompt was not applied; the page follows.") + res.Content}, nil
+	}
+	answer, err := a.pageModel.ask(ctx, res, in.Prompt)
+	if err != nil {
+		if ctx.Err() != nil {
+			return tool.Output{}, ctx.Err()
+		}
+		// The page is still worth having: the calling model can read it itself.
+		a.log.Warn("webfetch: the model could not apply the prompt", "url", res.FinalURL, "error", err)
+		return tool.Output{Content: pageHeader(res, fmt.Sprintf("The model could not apply the prompt (%v); the page follows.", err)) + res.Content}, nil
+	}
+	return tool.Output{Content: answer}, nil
+}
+
+// fetchFailure words a fetch error for the model: what went wrong and, where it
+// helps, what to do.
+func fetchFailure(url string, err error) string {
+	var (
+		blocked *webfetch.BlockedError
+		status  *webfetch.StatusError
+		binary  *webfetch.UnsupportedContentError
+	)
+	switch {
+	case errors.Is(err, webfetch.ErrTimeout):
+		return fmt.Sprintf("WebFetch of %s failed: %v. The server is slow or the page is very large; try again later or another URL.", url, err)
+	case errors.As(err, &blocked):
+		return fmt.Sprintf("WebFetch of %s refused: %v.", url, err)
+	case errors.As(err, &status) && status.Code == 404:
+		return fmt.Sprintf("WebFetch of %s failed: %v. The page does not exist; check the URL.", url, err)
+	case errors.As(err, &binary):
+		return fmt.Sprintf("WebFetch of %s failed: %v.", url, err)
+	}
+	return fmt.Sprintf("WebFetch of %s failed: %v", url, err)
+}
+
+// redirectNotice tells the model where a cross-host redirect leads, so that it can
+// fetch it with a new call (which the permission rules then check for that host).
+func redirectNotice(r *webfetch.Redirect, prompt string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "REDIRECT TO ANOTHER HOST: %s redirects (HTTP %d) to %s, which was not fetched.\n", r.From, r.Status, r.To)
+	b.WriteString("To get the content, call WebFetch again with:\n")
+	fmt.Fprintf(&b, "- url: %q\n- prompt: %q\n", r.To, prompt)
+	return b.String()
+}
+
+// pageHeader is the line that introduces a page returned as it is.
+func pageHeader(res webfetch.Result, note string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Content of %s (%s", res.FinalURL, res.ContentType)
+	if res.Markdown {
+		b.WriteString(", converted to markdown")
+	}
+	b.WriteString(").")
+	if res.Truncated {
+		fmt.Fprintf(&b, " Only its first %d bytes were read.", res.Bytes)
+	}
+	if res.FinalURL != res.URL {
+		fmt.Fprintf(&b, " (Redirected from %s.)", res.URL)
+	}
+	return b.String() + " " + note + "\n\n"
 }

@@ -33,6 +33,9 @@ type ModelRequest struct {
 	System    string `json:"system,omitempty"`
 	// Task offers the Task tool (sub-agents).
 	Task bool `json:"task,omitempty"`
+	// TaskIntake: the calling Session takes each Task block as it streams (its
+	// StartTask update), so sub-agents start before the message ends.
+	TaskIntake bool `json:"task_intake,omitempty"`
 	// Forked is kept in the head stored with the message (see Head).
 	Forked bool `json:"forked,omitempty"`
 }

@@ -42,11 +42,20 @@ type Tracker struct {
 	errored     bool   // a Bash call failed: siblings are cancelled
 	erroredDesc string // which one, for the synthetic message
 	interrupted bool   // the user sent a new message
+
+	// lookup resolves tool names: the built-in tools, and a turn's MCP tools.
+	lookup func(name string) (*tool.Definition, bool)
 }
 
-// New returns an empty tracker.
+// New returns an empty tracker of the built-in tools.
 func New() *Tracker {
-	return &Tracker{index: map[string]int{}}
+	return NewWithLookup(tool.Lookup)
+}
+
+// NewWithLookup returns an empty tracker whose tools are what lookup knows (a turn
+// with MCP tools passes the built-ins and its MCP definitions).
+func NewWithLookup(lookup func(name string) (*tool.Definition, bool)) *Tracker {
+	return &Tracker{index: map[string]int{}, lookup: lookup}
 }
 
 // NoSuchToolMessage is the result of a call to an unknown tool (SPEC §3.1).
@@ -76,7 +85,7 @@ func (t *Tracker) Add(b tool.Block) (*Tracked, error) {
 		return nil, fmt.Errorf("scheduler: duplicate tool_use id %q", b.ID)
 	}
 	tr := &Tracked{Block: b, Status: Queued, Description: tool.Describe(b)}
-	if def, ok := tool.Lookup(b.Name); ok {
+	if def, ok := t.lookup(b.Name); ok {
 		tr.Known = true
 		tr.Safe = def.IsConcurrencySafe(b.Input)
 		tr.Interrupt = def.InterruptBehavior()

@@ -18,7 +18,7 @@ var apiDescriptions = map[string]struct{ text, schema string }{
 	EditName:     {"Replaces exact text in a file. Read the file first.", editSchema},
 	GlobName:     {"Finds files by glob pattern, most recently modified first.", globSchema},
 	GrepName:     {"Searches file contents with ripgrep.", grepSchema},
-	WebFetchName: {"Fetches a URL and returns its content.", webFetchSchema},
+	WebFetchName: {"Fetches a URL, converts HTML to markdown and answers the prompt about it (the markdown itself when no model is configured). A redirect to another host is reported, not followed: fetch the new URL with a new call.", webFetchSchema},
 }
 
 // APITools lists every tool for the model, sorted by name, so that the request (and

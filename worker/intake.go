@@ -2,7 +2,9 @@ package worker
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/activity"
@@ -13,7 +15,8 @@ import (
 )
 
 // turnIntake hands streamed tool_use blocks to Turn workflows with their AddBlocks and
-// CloseIntake updates, through the client of the worker running the model activity.
+// CloseIntake updates, and Task blocks to Sessions with their StartTask update,
+// through the client of the worker running the model activity.
 type turnIntake struct{}
 
 func (turnIntake) client(ctx context.Context) (client.Client, error) {
@@ -31,7 +34,7 @@ func (ti turnIntake) Deliver(ctx context.Context, turnID string, b tool.Block) e
 	if err != nil {
 		return err
 	}
-	err = update(ctx, c, turnID, workflows.AddBlocksUpdate, []tool.Block{b})
+	err = update(ctx, c, turnID, "", workflows.AddBlocksUpdate, []tool.Block{b})
 	if err == nil || tracks(ctx, c, turnID, b.ID) || finished(ctx, c, turnID) {
 		return nil
 	}
@@ -44,15 +47,54 @@ func (ti turnIntake) Close(ctx context.Context, turnID string) error {
 	if err != nil {
 		return err
 	}
-	if err := update(ctx, c, turnID, workflows.CloseIntakeUpdate); err != nil && !finished(ctx, c, turnID) {
+	if err := update(ctx, c, turnID, "", workflows.CloseIntakeUpdate); err != nil && !finished(ctx, c, turnID) {
 		return fmt.Errorf("close intake: %w", err)
 	}
 	return nil
 }
 
-func update(ctx context.Context, c client.Client, id, name string, args ...any) error {
+// DeliverTask hands a Task block to the session run that streamed it, which starts
+// the sub-agent at once; the session answers a block it already has with success.
+func (ti turnIntake) DeliverTask(ctx context.Context, sessionID, runID, turnID string, b tool.Block) error {
+	c, err := ti.client(ctx)
+	if err != nil {
+		return err
+	}
+	req := workflows.StartTaskRequest{TurnID: turnID, ID: b.ID, Input: b.Input}
+	if err := update(ctx, c, sessionID, runID, workflows.StartTaskUpdate, req); err != nil {
+		return fmt.Errorf("start task %s: %w", b.ID, err)
+	}
+	return nil
+}
+
+// updateTries bounds the tries of one update the server cut short.
+const updateTries = 4
+
+// update sends an update and waits for its result. The server may end the wait with
+// Canceled while the workflow is busy (a turn completing as its intake closes); the
+// updates sent here are idempotent, so such a cut is tried again while ctx lives.
+func update(ctx context.Context, c client.Client, id, runID, name string, args ...any) error {
+	var err error
+	for try := 1; try <= updateTries; try++ {
+		if err = updateOnce(ctx, c, id, runID, name, args...); err == nil {
+			return nil
+		}
+		var cut *client.WorkflowUpdateServiceTimeoutOrCanceledError
+		if !errors.As(err, &cut) || ctx.Err() != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(time.Duration(try) * 50 * time.Millisecond):
+		}
+	}
+	return err
+}
+
+func updateOnce(ctx context.Context, c client.Client, id, runID, name string, args ...any) error {
 	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: id, UpdateName: name, Args: args, WaitForStage: client.WorkflowUpdateStageCompleted,
+		WorkflowID: id, RunID: runID, UpdateName: name, Args: args, WaitForStage: client.WorkflowUpdateStageCompleted,
 	})
 	if err != nil {
 		return err

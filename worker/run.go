@@ -19,6 +19,9 @@ type Config struct {
 	Logger    *slog.Logger
 	// Overrides are per-tool persistence thresholds; nil means none.
 	Overrides activities.Overrides
+	// WebFetchAllowPrivate lets WebFetch reach loopback, private and link-local
+	// addresses (webfetch-allow-private).
+	WebFetchAllowPrivate bool
 }
 
 // shutdownGrace is how long running tools get to stop after SIGINT/SIGTERM: they
@@ -31,7 +34,8 @@ func Start(cfg Config) (sdkworker.Worker, error) {
 	if cfg.Client == nil || cfg.TaskQueue == "" || cfg.StateDir == "" {
 		return nil, fmt.Errorf("worker: Client, TaskQueue and StateDir are required")
 	}
-	acts, err := activities.New(activities.Config{StateDir: cfg.StateDir, Logger: cfg.Logger, Overrides: cfg.Overrides})
+	acts, err := activities.New(activities.Config{StateDir: cfg.StateDir, Logger: cfg.Logger, Overrides: cfg.Overrides,
+		WebFetch: activities.WebFetchConfig{AllowPrivate: cfg.WebFetchAllowPrivate, Model: activities.WebFetchModelFromEnv()}})
 	if err != nil {
 		return nil, fmt.Errorf("worker: %w", err)
 	}
@@ -40,7 +44,28 @@ func Start(cfg Config) (sdkworker.Worker, error) {
 	w := sdkworker.New(cfg.Client, cfg.TaskQueue, opts)
 	Register(w, acts)
 	if err := w.Start(); err != nil {
+		_ = acts.Close()
 		return nil, fmt.Errorf("worker: start: %w", err)
 	}
-	return w, nil
+	return closingWorker{Worker: w, acts: acts}, nil
+}
+
+// closingWorker closes the activities' MCP sessions once the worker has stopped, so
+// the stdio MCP servers it started exit with it (after running calls were cancelled).
+type closingWorker struct {
+	sdkworker.Worker
+	acts *activities.Activities
+}
+
+// Stop stops the worker, then its MCP servers.
+func (w closingWorker) Stop() {
+	w.Worker.Stop()
+	_ = w.acts.Close()
+}
+
+// Run runs the worker until interruptCh, then closes its MCP servers.
+func (w closingWorker) Run(interruptCh <-chan interface{}) error {
+	err := w.Worker.Run(interruptCh)
+	_ = w.acts.Close()
+	return err
 }

@@ -38,11 +38,21 @@ type session struct {
 	usage                     conversation.Usage
 	lastText                  string
 	stopReason, hookReason    string
-	done                      bool
-	phase                     string
+	// modelStop is the last model call's stop reason and lastResults the size of the
+	// last results message after the budget, for the current details.
+	modelStop   string
+	lastResults int
+	done        bool
+	phase       string
 
 	turnID string
 	turn   workflow.ChildWorkflowFuture
+	// tasks are the sub-agents of the current step by tool_use id, started as their
+	// blocks stream (StartTaskUpdate) or when the message has ended; they are started
+	// in taskCtx from taskPrefix, the conversation the model was sent.
+	tasks      map[string]workflow.Future
+	taskCtx    workflow.Context
+	taskPrefix conversation.Conversation
 
 	events    []SessionEvent
 	eventBase int
@@ -71,10 +81,12 @@ func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 			s.addUser(in.Prompt)
 		}
 	}
+	s.publish(ctx)
 	for {
 		if err := s.appendPending(ctx); err != nil {
 			return SessionResult{}, err
 		}
+		s.publish(ctx)
 		if s.stopReason != "" {
 			break
 		}
@@ -89,8 +101,10 @@ func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 			return SessionResult{}, err
 		}
 		s.decide(reply, tr)
+		s.publish(ctx)
 	}
 	s.done, s.phase = true, "done"
+	s.publish(ctx)
 	s.note(SessionEvent{Kind: EventStop, Text: strings.TrimSpace(s.stopReason + " " + s.hookReason)})
 	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
 		return SessionResult{}, err
@@ -104,6 +118,7 @@ func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 // decide records a finished step and says whether the loop goes on.
 func (s *session) decide(reply conversation.ModelReply, tr TurnResult) {
 	s.turns++
+	s.modelStop = reply.StopReason
 	switch {
 	case tr.Stop:
 		// A hook answered continue: false (SPEC §5): the turn's results are still
@@ -173,7 +188,7 @@ func (s *session) carryInput() SessionInput {
 	in.Carry = &SessionCarry{
 		State: s.state, Head: s.head, ResultsDir: s.resultsDir, PendingUser: s.pendingUser,
 		Turns: s.turns, Usage: s.usage, Context: s.context, Runs: s.runs + 1,
-		Events: events, EventBase: base,
+		Events: events, EventBase: base, ModelStop: s.modelStop, LastResults: s.lastResults,
 	}
 	return in
 }
@@ -185,6 +200,7 @@ func (s *session) restore(c *SessionCarry) {
 	}
 	s.turns, s.usage, s.context, s.runs = c.Turns, c.Usage, c.Context, c.Runs
 	s.events, s.eventBase = c.Events, c.EventBase
+	s.modelStop, s.lastResults = c.ModelStop, c.LastResults
 }
 
 // addUser queues a user message for the next model call.

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/toolpipe/toolpipe/budget"
@@ -21,6 +22,10 @@ const (
 	SessionStateQuery = "SessionState"
 	// EventsQuery returns what happened since a cursor, for people watching.
 	EventsQuery = "Events"
+	// StartTaskUpdate hands the session a Task block as soon as it has streamed, so
+	// that the sub-agent starts before the model's message ends. The model activity
+	// sends it; a block the session already has is accepted again.
+	StartTaskUpdate = "StartTask"
 )
 
 // Error types of the Session workflow's failures.
@@ -145,6 +150,9 @@ type SessionCarry struct {
 	Runs        int                    `json:"runs"`
 	Events      []SessionEvent         `json:"events,omitempty"`
 	EventBase   int                    `json:"event_base"`
+	// ModelStop and LastResults keep the current details whole across runs.
+	ModelStop   string `json:"model_stop,omitempty"`
+	LastResults int    `json:"last_results,omitempty"`
 }
 
 // SessionResult is the workflow result.
@@ -168,6 +176,13 @@ type SendRequest struct {
 	Text string `json:"text"`
 }
 
+// StartTaskRequest is a streamed Task block of the running model call of turn TurnID.
+type StartTaskRequest struct {
+	TurnID string          `json:"turn_id"`
+	ID     string          `json:"id"`
+	Input  json.RawMessage `json:"input"`
+}
+
 // SendResponse says how many user messages wait for the next model call.
 type SendResponse struct {
 	Queued int `json:"queued"`
@@ -180,6 +195,8 @@ const (
 	EventToolUse    = "tool_use"
 	EventToolResult = "tool_result"
 	EventStop       = "stop"
+	// EventModel: a model call starts (Text is the model).
+	EventModel = "model"
 )
 
 // SessionEvent is one thing that happened, for people watching.
@@ -189,6 +206,9 @@ type SessionEvent struct {
 	ToolUseID string `json:"tool_use_id,omitempty"`
 	IsError   bool   `json:"is_error,omitempty"`
 	Turn      int    `json:"turn"`
+	// TurnID is the Turn workflow running when the event happened, if any: a
+	// watcher follows its tools' progress.
+	TurnID string `json:"turn_id,omitempty"`
 }
 
 // EventsResponse carries the events from a cursor on; Next is the cursor for the next

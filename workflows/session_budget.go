@@ -48,6 +48,9 @@ func (s *session) appendPending(ctx workflow.Context) error {
 		return err
 	}
 	s.head = head
+	if len(s.pendingResults) > 0 {
+		s.lastResults = msgs[0].Size()
+	}
 	s.pendingResults, s.pendingUser = nil, nil
 	s.toolNames = map[string]string{}
 	return nil

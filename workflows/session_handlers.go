@@ -21,6 +21,7 @@ func (s *session) register(ctx workflow.Context) error {
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, SendUpdate,
 		func(ctx workflow.Context, req SendRequest) (SendResponse, error) {
 			s.addUser(req.Text)
+			s.publish(ctx)
 			s.interruptTurn(ctx)
 			return SendResponse{Queued: len(s.pendingUser)}, nil
 		},
@@ -35,6 +36,17 @@ func (s *session) register(ctx workflow.Context) error {
 				return nil
 			},
 			Description: "A new user message: interrupts the running turn and is sent with the next model call.",
+		}); err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, StartTaskUpdate,
+		func(ctx workflow.Context, req StartTaskRequest) error {
+			s.takeTask(req)
+			return nil
+		},
+		workflow.UpdateHandlerOptions{
+			Validator:   func(ctx workflow.Context, req StartTaskRequest) error { return s.validTask(req) },
+			Description: "A Task block that has just streamed: its sub-agent starts before the model's message ends (sent by the model activity).",
 		}); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
@@ -88,7 +100,7 @@ func (s *session) eventsQuery(from int) (EventsResponse, error) {
 
 // note records an event for watchers.
 func (s *session) note(ev SessionEvent) {
-	ev.Turn = s.turns
+	ev.Turn, ev.TurnID = s.turns, s.turnID
 	if len(ev.Text) > maxEventText {
 		cut := maxEventText
 		for cut > 0 && !utf8.RuneStart(ev.Text[cut]) {

@@ -14,14 +14,19 @@ import (
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
+// sessionHistories are recorded Session histories, oldest first; recording writes a
+// new one as the last. session_history.json predates tasks-start-as-streamed (its
+// Task starts when the message has ended); session_history_tasks.json has the Task
+// started by a StartTask update while the message streams.
+var sessionHistories = []string{"testdata/session_history.json", "testdata/session_history_tasks.json"}
+
 const (
-	sessionHistory = "testdata/session_history.json"
 	// sessionReplayID is the recorded session's workflow id: child workflow ids derive
 	// from it, so the replay must run under the same one.
 	sessionReplayID = "session-replay-recorded"
 )
 
-// TestSessionReplay replays a recorded Session history (a streamed turn, a budget
+// TestSessionReplay replays the recorded Session histories (a streamed turn, a budget
 // replacement, a user message sent mid-turn, a sub-agent) against the current code: a
 // change that would break running sessions fails here. Record it again with
 // TOOLPIPE_RECORD_HISTORY=1 only for a deliberate, versioned change.
@@ -29,21 +34,23 @@ func TestSessionReplay(t *testing.T) {
 	if os.Getenv("TOOLPIPE_RECORD_HISTORY") == "1" {
 		recordSessionHistory(t)
 	}
-	r := sdkworker.NewWorkflowReplayer()
-	r.RegisterWorkflowWithOptions(workflows.Session, workflow.RegisterOptions{Name: workflows.SessionWorkflowName})
-	f, err := os.Open(sessionHistory)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	hist, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.ReplayWorkflowHistoryWithOptions(nil, hist, sdkworker.ReplayWorkflowHistoryOptions{
-		OriginalExecution: workflow.Execution{ID: sessionReplayID},
-	}); err != nil {
-		t.Fatalf("replay of %s: %v", sessionHistory, err)
+	for _, path := range sessionHistories {
+		r := sdkworker.NewWorkflowReplayer()
+		r.RegisterWorkflowWithOptions(workflows.Session, workflow.RegisterOptions{Name: workflows.SessionWorkflowName})
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hist, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.ReplayWorkflowHistoryWithOptions(nil, hist, sdkworker.ReplayWorkflowHistoryOptions{
+			OriginalExecution: workflow.Execution{ID: sessionReplayID},
+		}); err != nil {
+			t.Fatalf("replay of %s: %v", path, err)
+		}
 	}
 }
 
@@ -74,5 +81,5 @@ func recordSessionHistory(t *testing.T) {
 	}
 	close(hold)
 	h.result(run)
-	testenv.WriteHistory(t, sessionHistory, testenv.History(t, h.c, run.GetID(), run.GetRunID()))
+	testenv.WriteHistory(t, sessionHistories[len(sessionHistories)-1], testenv.History(t, h.c, run.GetID(), run.GetRunID()))
 }

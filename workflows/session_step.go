@@ -15,6 +15,10 @@ import (
 // modelTimeout bounds one streaming model call.
 const modelTimeout = 10 * time.Minute
 
+// tasksAsStreamed is the change id under which Task calls start as their blocks
+// stream (StartTaskUpdate) instead of when the model's message has ended.
+const tasksAsStreamed = "tasks-start-as-streamed"
+
 // step makes one model call and runs the turn of its tool calls. The Turn is started
 // first, so that the model activity can hand it each tool_use block as soon as the
 // block has streamed: tools run while the model is still writing.
@@ -33,17 +37,27 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 		SessionID: s.in.SessionID, Workdir: s.in.Workdir, Context: s.context, Options: s.opts.Turn,
 		Settings: s.in.Settings,
 	})
-	defer func() { s.turn, s.turnID, s.phase = nil, "", "idle" }()
+	defer func() {
+		s.turn, s.turnID, s.phase = nil, "", "idle"
+		s.publish(ctx)
+	}()
 	if err := s.turn.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
 		return conversation.ModelReply{}, TurnResult{}, err
 	}
 	prefix := s.head.Conversation // what the model is sent; a fork starts from it
+	s.tasks, s.taskCtx, s.taskPrefix = map[string]workflow.Future{}, ctx, prefix
+	defer func() { s.tasks, s.taskCtx, s.taskPrefix = nil, nil, nil }()
+	// Histories from before tasksAsStreamed started every Task once the message had
+	// ended; they replay without the StartTask updates, as they ran.
+	taskIntake := workflow.GetVersion(ctx, tasksAsStreamed, workflow.DefaultVersion, 1) >= 1
 	s.phase = "model"
+	s.note(SessionEvent{Kind: EventModel, Text: s.model.Model})
+	s.publish(ctx)
 	var reply conversation.ModelReply
 	err := workflow.ExecuteActivity(s.modelCtx(ctx), activities.ModelActivityName, conversation.ModelRequest{
 		SessionID: s.in.SessionID, Seq: seq, Conversation: prefix, TurnID: s.turnID,
 		Model: s.model.Model, MaxTokens: s.model.MaxTokens, System: s.model.System,
-		Task: s.in.Depth < s.opts.MaxDepth, Forked: s.head.Forked,
+		Task: s.in.Depth < s.opts.MaxDepth, Forked: s.head.Forked, TaskIntake: taskIntake,
 	}).Get(ctx, &reply)
 	if err != nil {
 		cancelTurn()
@@ -57,21 +71,21 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 	if reply.Text != "" {
 		s.note(SessionEvent{Kind: EventAssistant, Text: reply.Text})
 	}
-	tasks := map[string]workflow.Future{}
 	for _, tu := range reply.ToolUses {
 		s.toolNames[tu.ID] = tu.Name
 		s.note(SessionEvent{Kind: EventToolUse, ToolUseID: tu.ID, Text: tu.Summary})
-		if tu.Name == conversation.TaskName {
-			tasks[tu.ID] = s.startTask(ctx, tu, prefix)
+		if _, started := s.tasks[tu.ID]; tu.Name == conversation.TaskName && !started {
+			s.tasks[tu.ID] = s.startTask(ctx, tu, prefix)
 		}
 	}
 	s.phase = "tools"
+	s.publish(ctx)
 	var tr TurnResult
 	if err := s.turn.Get(ctx, &tr); err != nil {
 		return reply, tr, err
 	}
 	s.context = tr.Context
-	s.pendingResults = s.collect(ctx, reply.ToolUses, tr.Results, tasks)
+	s.pendingResults = s.collect(ctx, reply.ToolUses, tr.Results, s.tasks)
 	return reply, tr, nil
 }
 

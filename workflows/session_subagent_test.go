@@ -1,8 +1,14 @@
 package workflows_test
 
 import (
+	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/toolpipe/toolpipe/budget"
 	"github.com/toolpipe/toolpipe/conversation"
@@ -104,4 +110,68 @@ func stateJSON(s *budget.State) string {
 func fmtMessage(m conversation.Message) string {
 	b, _ := json.Marshal(m)
 	return string(b)
+}
+
+// Issue 6: a Task call starts as soon as its block has streamed, like any tool: the
+// parent's message is held open after the Task block until the sub-agent, which runs a
+// tool of its own and answers, has finished.
+func TestTaskStartsBeforeMessageEnds(t *testing.T) {
+	work := t.TempDir()
+	hold := make(chan struct{})
+	var once sync.Once
+	release := func() { once.Do(func() { close(hold) }) }
+	t.Cleanup(release)
+	h := newAgentHarness(t,
+		fakeanthropic.Response{When: "parent go", Content: []conversation.Block{
+			text("Delegating."),
+			use("k1", "Task", map[string]any{"description": "early", "prompt": "child work"}),
+			text("and still writing"),
+		}, HoldBeforeEnd: hold},
+		fakeanthropic.Response{When: "child work", Content: []conversation.Block{
+			use("c1", "Bash", map[string]any{"command": "echo child-ran > child-marker; echo child-tool-ok"}),
+		}},
+		fakeanthropic.Response{When: "child-tool-ok", Content: []conversation.Block{text("child done")}},
+		fakeanthropic.Response{When: "child done", Content: []conversation.Block{text("parent done")}},
+	)
+	run := h.start(workflows.SessionInput{SessionID: "early", Prompt: "parent go", Workdir: work, Options: fastOptions()})
+	// The child's two model calls come while the parent's first is held open; with
+	// the Task started only at the message's end they would never come.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := h.fake.WaitRequests(ctx, 3); err != nil {
+		t.Fatalf("the sub-agent did not run while the message streamed: %v", err)
+	}
+	var child workflows.SessionResult
+	if err := h.c.GetWorkflow(testenv.Context(t), run.GetID()+"/task-k1", "").Get(testenv.Context(t), &child); err != nil {
+		t.Fatalf("sub-agent: %v", err)
+	}
+	if child.Text != "child done" {
+		t.Fatalf("sub-agent result %+v", child)
+	}
+	if b, err := os.ReadFile(filepath.Join(work, "child-marker")); err != nil || string(b) != "child-ran\n" {
+		t.Fatalf("the sub-agent's tool: %q, %v", b, err)
+	}
+	// The parent's message has not ended: one parent request so far, still streaming.
+	if n := len(h.fake.Requests()); n != 3 {
+		t.Fatalf("%d requests before the parent's message ended, want 3", n)
+	}
+	v, err := h.c.QueryWorkflow(testenv.Context(t), run.GetID(), "", workflows.SessionStateQuery)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st workflows.SessionState
+	if err := v.Get(&st); err != nil || st.Phase != "model" {
+		t.Fatalf("parent state %+v (%v), want phase model", st, err)
+	}
+	release()
+	res := h.result(run)
+	if res.Text != "parent done" || h.fake.Unused() != 0 {
+		t.Fatalf("result %+v, %d answers unused", res, h.fake.Unused())
+	}
+	// The parent's next request answers the Task with the sub-agent's text, once.
+	last := h.fake.Requests()[3]
+	r := userResults(last.Messages[len(last.Messages)-1])
+	if len(r) != 1 || !strings.Contains(r["k1"].Content, "child done") || r["k1"].IsError {
+		t.Fatalf("the Task's result %+v", r)
+	}
 }

@@ -3,6 +3,7 @@ package workflows
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 
 	"go.temporal.io/sdk/workflow"
@@ -11,6 +12,32 @@ import (
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
 )
+
+// takeTask starts a Task block the model activity handed over while the message
+// streams (StartTaskUpdate); a block already started is not started again.
+func (s *session) takeTask(req StartTaskRequest) {
+	if _, started := s.tasks[req.ID]; started || s.tasks == nil {
+		return
+	}
+	tu := conversation.ToolUse{ID: req.ID, Name: conversation.TaskName, Input: req.Input}
+	s.tasks[req.ID] = s.startTask(s.taskCtx, tu, s.taskPrefix)
+}
+
+// validTask accepts a block of the model call now streaming, or one already started
+// (a retried call hands its blocks over again).
+func (s *session) validTask(req StartTaskRequest) error {
+	if _, started := s.tasks[req.ID]; started {
+		return nil
+	}
+	if req.ID == "" {
+		return errors.New("the Task block has no id")
+	}
+	if s.tasks == nil || s.phase != "model" || req.TurnID != s.turnID {
+		return fmt.Errorf("turn %q is not streaming in this session (now %q, phase %s): the Task block %s belongs to no running model call",
+			req.TurnID, s.turnID, s.phase, req.ID)
+	}
+	return nil
+}
 
 // startTask runs a Task tool call as a child Session (a sub-agent) and returns a
 // future that always settles with its tool_result. A fresh sub-agent starts with the

@@ -29,6 +29,10 @@ type turn struct {
 	cancels map[string]workflow.CancelFunc
 	// gate is the hook and permission pipeline's state (turn_approval.go).
 	gate gateState
+	// mcp are the turn's MCP tools by name (turn_mcp.go); ready is false while
+	// they are being listed, and blocks wait for it.
+	mcp   map[string]*tool.Definition
+	ready bool
 }
 
 // Turn runs the tool calls of one assistant turn with Claude Code's streaming
@@ -37,10 +41,14 @@ func Turn(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 	t := &turn{
 		in:      in,
 		opts:    in.Options.withDefaults(),
-		tracker: scheduler.New(),
 		context: in.Context,
 		cancels: map[string]workflow.CancelFunc{},
+		mcp:     map[string]*tool.Definition{},
 	}
+	t.tracker = scheduler.NewWithLookup(t.lookup)
+	t.useMCPSpecs(in.MCPTools)
+	listing := in.MCP && len(in.MCPTools) == 0
+	t.ready = !listing
 	t.siblingCtx, t.cancelSibling = workflow.WithCancel(ctx)
 	if err := t.register(ctx); err != nil {
 		return TurnResult{}, err
@@ -48,6 +56,10 @@ func Turn(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 	if err := validateBlocks(t.tracker, in.Blocks); err != nil {
 		return TurnResult{}, temporal.NewApplicationErrorWithOptions(
 			fmt.Sprintf("turn: %v", err), ErrBadTurnInput, temporal.ApplicationErrorOptions{NonRetryable: true})
+	}
+	if listing {
+		t.listMCP(ctx)
+		t.ready = true
 	}
 	t.add(in.Blocks)
 	t.closed = in.CloseIntake
@@ -60,8 +72,8 @@ func Turn(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 		Stop: t.gate.stop, StopReason: strings.Join(t.gate.stopReasons, "\n"), Notices: t.gate.notices}, nil
 }
 
-// finished: the intake is closed and every tool has been yielded.
-func (t *turn) finished() bool { return t.closed && t.tracker.Done() }
+// finished: the tools are known, the intake is closed and every tool has been yielded.
+func (t *turn) finished() bool { return t.ready && t.closed && t.tracker.Done() }
 
 // add tracks new blocks and schedules what can run.
 func (t *turn) add(blocks []tool.Block) {

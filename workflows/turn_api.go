@@ -52,6 +52,12 @@ type TurnInput struct {
 	// Settings are the hooks and permission policy the turn enforces; nil means
 	// none (every call runs, no hook).
 	Settings *TurnSettings `json:"settings,omitempty"`
+	// MCP says the working directory has a .mcp.json: the turn first lists its
+	// servers' tools (the ListMCPTools activity), unless MCPTools are given.
+	MCP bool `json:"mcp,omitempty"`
+	// MCPTools are MCP tools listed already (a Session lists them once for its
+	// model calls and its turns); the turn uses them without listing.
+	MCPTools []tool.MCPSpec `json:"mcp_tools,omitempty"`
 }
 
 // TurnOptions tune how tools run.

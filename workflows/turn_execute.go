@@ -27,7 +27,7 @@ const defaultToolTimeout = 10 * time.Minute
 // reports whether the tool completed at once (an invalid input), which calls for
 // another scan.
 func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
-	def, _ := tool.Lookup(x.Block.Name) // known: unknown tools never execute
+	def, _ := t.lookup(x.Block.Name) // known: unknown tools never execute
 	id := x.Block.ID
 	if err := def.ValidateInput(x.Block.Input); err != nil {
 		t.completeNow(id, tool.ErrorResult(id, err.Error()))
@@ -45,7 +45,7 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 	ctx, cancel := workflow.WithCancel(t.siblingCtx)
 	t.cancels[id] = cancel
 	ctx = workflow.WithActivityOptions(ctx, t.activityOptions(x.Block, retryable))
-	fut := workflow.ExecuteActivity(ctx, x.Block.Name, call)
+	fut := workflow.ExecuteActivity(ctx, activityType(x.Block.Name), call)
 	workflow.Go(ctx, func(gctx workflow.Context) {
 		var out tool.Output
 		// The future is read with a disconnected context so that a cancelled tool

@@ -13,6 +13,17 @@ import (
 func (t *turn) register(ctx workflow.Context) error {
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, AddBlocksUpdate,
 		func(ctx workflow.Context, blocks []tool.Block) (int, error) {
+			if !t.ready {
+				// The MCP tools are being listed: the blocks wait, so that their
+				// names resolve against them, and are checked again against what
+				// arrived meanwhile.
+				if err := workflow.Await(ctx, func() bool { return t.ready }); err != nil {
+					return 0, err
+				}
+				if err := validateBlocks(t.tracker, blocks); err != nil {
+					return 0, err
+				}
+			}
 			t.add(blocks)
 			return len(t.tracker.Tools()), nil
 		},

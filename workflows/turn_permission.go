@@ -105,6 +105,10 @@ func (t *turn) request(ctx workflow.Context, b tool.Block) (permissions.Request,
 		}
 	case tool.GrepName:
 		paths = []string{f.Path}
+	default:
+		if def, ok := t.lookup(b.Name); ok && tool.IsMCPName(b.Name) {
+			req.ReadOnly = def.IsConcurrencySafe(b.Input) // its readOnlyHint: plan mode does not refuse it
+		}
 	}
 	if len(paths) == 0 {
 		return req, nil

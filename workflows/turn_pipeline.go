@@ -108,7 +108,7 @@ func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition
 	// read-only command into one with side effects.
 	retryable := def.Retryable(b.Input)
 	actx := workflow.WithActivityOptions(ctx, t.activityOptions(b, retryable))
-	fut := workflow.ExecuteActivity(actx, b.Name, call)
+	fut := workflow.ExecuteActivity(actx, activityType(b.Name), call)
 	var out tool.Output
 	waitCtx, _ := workflow.NewDisconnectedContext(ctx)
 	err := fut.Get(waitCtx, &out)

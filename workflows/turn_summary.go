@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -42,6 +43,11 @@ func summary(b tool.Block) string {
 			parts = append(parts, "in", code(in.Path, true))
 		}
 	default:
+		if tool.IsMCPName(b.Name) {
+			// An MCP tool's fields have no fixed names: its whole input shows.
+			parts = []string{code(compactJSON(b.Input), false)}
+			break
+		}
 		main := in.Command
 		for _, s := range []string{in.FilePath, in.Pattern, in.URL} {
 			if main == "" {
@@ -54,6 +60,15 @@ func summary(b tool.Block) string {
 		return b.Name
 	}
 	return b.Name + ": " + strings.Join(parts, " ")
+}
+
+// compactJSON is an input on one line; an input that is not JSON shows as sent.
+func compactJSON(in json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, in) != nil {
+		return string(in)
+	}
+	return b.String()
 }
 
 // code makes s a markdown code span on one line, shortened to summaryArgRunes: a

@@ -23,7 +23,9 @@ func TestActivitySummary(t *testing.T) {
 		{tool.GrepName, `{"pattern":"TODO","path":"src/"}`, "Grep: `TODO` in `src/`"},
 		{tool.GrepName, `{"pattern":"func \\w+","glob":"*.go","path":"pkg"}`, "Grep: `func \\w+` in files `*.go` in `pkg`"},
 		{tool.WebFetchName, `{"url":"https://example.com/a_b","prompt":"x"}`, "WebFetch: `https://example.com/a_b`"},
-		{"mcp__x__y", `{"pattern":"p"}`, "mcp__x__y: `p`"},
+		// An MCP tool shows its whole input (its fields have no fixed names), on one line.
+		{"mcp__x__y", `{"pattern": "p",` + "\n" + ` "n": 1}`, "mcp__x__y: `{\"pattern\":\"p\",\"n\":1}`"},
+		{"mcp__x__y", `{"text":"` + strings.Repeat("a", 100) + `"}`, "mcp__x__y: `{\"text\":\"" + strings.Repeat("a", 70) + "…`"},
 		{tool.EditName, `not json`, "Edit"},
 	} {
 		if got := summary(tool.Block{ID: "t", Name: c.name, Input: []byte(c.input)}); got != c.want {

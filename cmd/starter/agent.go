@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -42,6 +43,10 @@ tool calls and their results, until the model stops calling tools. The session i
 durable Session workflow, "session-<--session>": if this process dies, running the
 same command again attaches to it (a running session ignores PROMPT: use
 "agent send"). A session that has ended continues its conversation with a new PROMPT.
+
+Stderr shows a line per model call and, per turn, one line per tool call with its
+state, elapsed time and last output line: redrawn in place on a terminal, plain
+appended lines otherwise (as "starter run" does).
 
 The model is called through the Anthropic API with the worker's ANTHROPIC_API_KEY
 (ANTHROPIC_BASE_URL selects any compatible endpoint). --fake-model SCRIPT answers
@@ -82,7 +87,7 @@ from a scripted fake instead, offline (embedded default only).`,
 			if err != nil {
 				return err
 			}
-			return e.followSession(ctx, run, cmd.OutOrStdout())
+			return e.followSession(ctx, run, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyWorkdir, config.KeySettings, config.KeyPermissionMode,
@@ -147,7 +152,8 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 	run, err := e.conn.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID: id, TaskQueue: e.cfg.TaskQueue,
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
-		StaticSummary:         "Agent session " + e.cfg.Session,
+		StaticSummary:         workflows.SessionStaticSummary(in),
+		StaticDetails:         workflows.SessionStaticDetails(in),
 	}, workflows.SessionWorkflowName, in)
 	if err != nil {
 		return nil, fmt.Errorf("start session %s: %w", e.cfg.Session, err)
@@ -156,8 +162,10 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 	return run, nil
 }
 
-// followSession prints the session's events as they come, then checks its result.
-func (e *env) followSession(ctx context.Context, run client.WorkflowRun, out interface{ Write([]byte) (int, error) }) error {
+// followSession prints the session's events as they come, with each turn's tool
+// progress on stderr (agent_view.go), then checks its result.
+func (e *env) followSession(ctx context.Context, run client.WorkflowRun, stdout, stderr io.Writer) error {
+	view := newAgentView(stdout, stderr, e.conn.Client)
 	cursor := 0
 	for ctx.Err() == nil {
 		v, err := e.conn.Client.QueryWorkflow(ctx, run.GetID(), "", workflows.EventsQuery, cursor)
@@ -169,7 +177,7 @@ func (e *env) followSession(ctx context.Context, run client.WorkflowRun, out int
 			break // the session failed or the server is gone: its result says
 		}
 		for _, ev := range resp.Events {
-			printEvent(out, ev)
+			view.event(ctx, ev)
 		}
 		cursor = resp.Next
 		if resp.Done {
@@ -180,6 +188,7 @@ func (e *env) followSession(ctx context.Context, run client.WorkflowRun, out int
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+	view.close(ctx)
 	var res workflows.SessionResult
 	if err := e.conn.Client.GetWorkflow(ctx, run.GetID(), "").Get(ctx, &res); err != nil {
 		if errors.Is(ctx.Err(), context.Canceled) {
@@ -191,7 +200,7 @@ func (e *env) followSession(ctx context.Context, run client.WorkflowRun, out int
 }
 
 // printEvent shows one event the way a terminal user reads an agent.
-func printEvent(out interface{ Write([]byte) (int, error) }, ev workflows.SessionEvent) {
+func printEvent(out io.Writer, ev workflows.SessionEvent) {
 	switch ev.Kind {
 	case workflows.EventUser:
 		fmt.Fprintf(out, "> %s\n", ev.Text)

@@ -40,6 +40,21 @@ func TestAgentFakeModelExample(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	// Off a terminal, stderr has a line per model call and plain progress lines for
+	// every turn's tools (agent_view.go).
+	for _, want := range []string{
+		"● turn 1: calling ", "● turn 3: calling ",
+		"  toolu_a1 Glob(examples/project/*.go): done",
+		"  toolu_a2 Grep(",
+		"  toolu_a3 Bash(wc -l examples/project/main.go): done",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if strings.Contains(stderr.String(), "\x1b") {
+		t.Errorf("escape sequences on a stderr that is not a terminal:\n%q", stderr.String())
+	}
 }
 
 // The process running the session (worker and embedded server) is killed while a

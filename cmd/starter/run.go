@@ -71,7 +71,7 @@ to the existing turn: completed tools are not run again.`,
 	}
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyWorkdir, config.KeySettings, config.KeyPermissionMode,
 		config.KeySession, config.KeyTaskQueue, config.KeyPort, config.KeyUI, config.KeyUIPort,
-		config.KeyHeartbeatTimeout, config.KeyLogLevel, config.KeyAskTimeout)
+		config.KeyHeartbeatTimeout, config.KeyLogLevel, config.KeyAskTimeout, config.KeyWebFetchAllowPrivate)
 	// A turn's own embedded server takes any free port: clients find it through the
 	// state directory, and a fixed port would clash with `starter dev`.
 	cmd.Flags().Lookup(config.KeyPort).DefValue = "0"
@@ -113,6 +113,9 @@ func (e *env) startOrAttach(ctx context.Context, id string, in workflows.TurnInp
 		return nil, err
 	}
 	in.Settings = settings
+	if in.MCP, err = turnMCP(e.cfg); err != nil { // settings.go
+		return nil, err
+	}
 	run, err := e.conn.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID: id, TaskQueue: e.cfg.TaskQueue,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,

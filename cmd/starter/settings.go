@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/config"
+	"github.com/toolpipe/toolpipe/mcptools"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -38,10 +39,26 @@ func turnSettings(cfg config.Config, warn io.Writer) (*workflows.TurnSettings, e
 	return &workflows.TurnSettings{Hooks: s.Hooks, Permissions: pol, ProjectDir: cfg.Workdir, AskTimeout: cfg.AskTimeout}, nil
 }
 
+// turnMCP reports whether the working directory configures MCP servers, so the turn
+// lists their tools. The file is checked here so that a malformed one is bad input
+// (exit 2) with its line and column, before any turn starts; the worker reads it
+// again itself, since the entries can hold secrets that must not enter history.
+func turnMCP(cfg config.Config) (bool, error) {
+	_, found, err := mcptools.Load(cfg.Workdir, nil)
+	if err != nil {
+		return false, badInputError{err}
+	}
+	return found, nil
+}
+
 // reportTurn prints on stderr what the turn says to the user rather than to the
 // model: hook messages and slow hook phases, and that the session must end.
 func reportTurn(stderr io.Writer, res workflows.TurnResult) {
 	for _, n := range res.Notices {
+		if n.ToolUseID == "" { // about the turn, not one call (MCP servers)
+			fmt.Fprintf(stderr, "  %s\n", n.Text)
+			continue
+		}
 		fmt.Fprintf(stderr, "  %s: %s\n", n.ToolUseID, n.Text)
 	}
 	if res.Stop {

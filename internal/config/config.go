@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,6 +36,9 @@ const (
 	KeyLogLevel         = "log-level"
 	KeyThresholds       = "thresholds"
 	KeyAskTimeout       = "ask-timeout"
+	// KeyWebFetchAllowPrivate lets WebFetch reach loopback, private and link-local
+	// addresses; off, such requests are refused (no server-side request forgery).
+	KeyWebFetchAllowPrivate = "webfetch-allow-private"
 )
 
 // Config is the validated configuration.
@@ -55,6 +59,8 @@ type Config struct {
 	UIPort           int
 	HeartbeatTimeout time.Duration
 	LogLevel         string
+	// WebFetchAllowPrivate lets WebFetch reach the local network.
+	WebFetchAllowPrivate bool
 	// File is the toolpipe.yaml in use, or "".
 	File string
 }
@@ -105,6 +111,8 @@ func AddFlags(fs *pflag.FlagSet, keys ...string) {
 			fs.String(k, "warn", "log level: "+strings.Join(logLevels, ", "))
 		case KeyAskTimeout:
 			fs.Duration(k, 24*time.Hour, "how long a tool call waits for `starter approve` before it is denied")
+		case KeyWebFetchAllowPrivate:
+			fs.Bool(k, false, "let WebFetch reach loopback, private and link-local addresses")
 		}
 	}
 }
@@ -141,6 +149,11 @@ func Load(fs *pflag.FlagSet, file string) (Config, *viper.Viper, error) {
 		HeartbeatTimeout: v.GetDuration(KeyHeartbeatTimeout), LogLevel: v.GetString(KeyLogLevel), File: file,
 		PermissionModeSet: v.IsSet(KeyPermissionMode), AskTimeout: v.GetDuration(KeyAskTimeout),
 	}
+	allowPrivate, err := boolValue(v, KeyWebFetchAllowPrivate)
+	if err != nil {
+		return Config{}, nil, err
+	}
+	c.WebFetchAllowPrivate = allowPrivate
 	// A key is checked when the command declares it or it is set anyway: a command
 	// without --session (status, approve) must not fail on an empty session.
 	used := func(key string) bool { return fs.Lookup(key) != nil || v.IsSet(key) }
@@ -200,8 +213,21 @@ func (c *Config) validate(used func(key string) bool) error {
 	return nil
 }
 
+// boolValue reads a boolean key strictly: viper's GetBool would read a typo such
+// as "ture" as false without a word.
+func boolValue(v *viper.Viper, key string) (bool, error) {
+	if !v.IsSet(key) {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(fmt.Sprint(v.Get(key)))
+	if err != nil {
+		return false, fmt.Errorf("config: %s %q is not true or false", key, fmt.Sprint(v.Get(key)))
+	}
+	return b, nil
+}
+
 var knownKeys = []string{KeyStateDir, KeyWorkdir, KeySettings, KeyPermissionMode, KeySession, KeyTaskQueue,
-	KeyPort, KeyUI, KeyUIPort, KeyHeartbeatTimeout, KeyLogLevel, KeyThresholds, KeyAskTimeout}
+	KeyPort, KeyUI, KeyUIPort, KeyHeartbeatTimeout, KeyLogLevel, KeyThresholds, KeyAskTimeout, KeyWebFetchAllowPrivate}
 
 // checkFileKeys rejects a key in the config file that toolpipe does not know, naming
 // it: a misspelled key would otherwise silently leave its default in force.

@@ -1,0 +1,49 @@
+package config
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+)
+
+func webFetchFlags(args ...string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	AddFlags(fs, KeyStateDir, KeyWebFetchAllowPrivate)
+	if err := fs.Parse(args); err != nil {
+		panic(err)
+	}
+	return fs
+}
+
+// webfetch-allow-private is off by default and can be turned on by the file, the
+// environment or the flag; a value that is not a boolean is refused, not read as
+// false.
+func TestWebFetchAllowPrivate(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "toolpipe.yaml")
+	load := func(fs *pflag.FlagSet, file string) (Config, error) {
+		c, _, err := Load(fs, file)
+		return c, err
+	}
+	if c, err := load(webFetchFlags("--state-dir", dir), ""); err != nil || c.WebFetchAllowPrivate {
+		t.Fatalf("default: %v %v", c.WebFetchAllowPrivate, err)
+	}
+	writeFile(t, file, "webfetch-allow-private: true\n")
+	if c, err := load(webFetchFlags("--state-dir", dir), file); err != nil || !c.WebFetchAllowPrivate {
+		t.Fatalf("file: %v %v", c.WebFetchAllowPrivate, err)
+	}
+	if c, err := load(webFetchFlags("--state-dir", dir, "--webfetch-allow-private=false"), file); err != nil || c.WebFetchAllowPrivate {
+		t.Fatalf("flag over file: %v %v", c.WebFetchAllowPrivate, err)
+	}
+	t.Setenv("TOOLPIPE_WEBFETCH_ALLOW_PRIVATE", "1")
+	if c, err := load(webFetchFlags("--state-dir", dir), ""); err != nil || !c.WebFetchAllowPrivate {
+		t.Fatalf("env: %v %v", c.WebFetchAllowPrivate, err)
+	}
+	t.Setenv("TOOLPIPE_WEBFETCH_ALLOW_PRIVATE", "")
+	writeFile(t, file, "webfetch-allow-private: sometimes\n")
+	if _, err := load(webFetchFlags("--state-dir", dir), file); err == nil || !strings.Contains(err.Error(), `webfetch-allow-private "sometimes" is not true or false`) {
+		t.Fatalf("bad value: %v", err)
+	}
+}

@@ -1,0 +1,288 @@
+package mcptools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// connectTimeout bounds starting a server and its initialize handshake.
+const connectTimeout = 30 * time.Second
+
+// terminateGrace is how long a stdio server gets to exit after its stdin closes
+// before it is sent SIGTERM (then SIGKILL), at Close or when its config changed.
+const terminateGrace = 2 * time.Second
+
+// Failure is a server that could not be listed.
+type Failure struct {
+	Server string `json:"server"`
+	Error  string `json:"error"`
+}
+
+// Manager keeps one MCP client session per (working directory, server), connected
+// on first use. A session whose server exits or whose transport fails is dropped, so
+// the next use connects again. It is safe for concurrent use.
+type Manager struct {
+	log    *slog.Logger
+	getenv func(string) (string, bool)
+	client *mcp.Client
+
+	mu     sync.Mutex
+	conns  map[connKey]*conn
+	closed bool
+}
+
+type connKey struct{ workdir, server string }
+
+// conn is one server's session, or the attempt to make it.
+type conn struct {
+	// spec is the configuration it was started with: an edited .mcp.json entry
+	// starts a new session.
+	spec    string
+	ready   chan struct{} // closed once the connect attempt ended
+	session *mcp.ClientSession
+	err     error
+	stderr  *tailBuffer
+
+	mu    sync.Mutex
+	tools map[string]string // normalised tool name -> the server's name for it
+}
+
+// Option configures a Manager.
+type Option func(*Manager)
+
+// WithLogger sets the logger of connection events; the default is slog.Default().
+func WithLogger(l *slog.Logger) Option { return func(m *Manager) { m.log = l } }
+
+// WithGetenv sets where ${VAR} references of .mcp.json are looked up; the default
+// is the worker's environment.
+func WithGetenv(f func(string) (string, bool)) Option { return func(m *Manager) { m.getenv = f } }
+
+// NewManager returns a Manager with no sessions.
+func NewManager(opts ...Option) *Manager {
+	m := &Manager{log: slog.Default(), getenv: os.LookupEnv, conns: map[connKey]*conn{}}
+	for _, o := range opts {
+		o(m)
+	}
+	m.client = mcp.NewClient(&mcp.Implementation{Name: "toolpipe", Version: "1"}, &mcp.ClientOptions{
+		Capabilities: &mcp.ClientCapabilities{}, // no roots, sampling or elicitation
+	})
+	return m
+}
+
+// ErrClosed is returned after Close.
+var ErrClosed = errors.New("mcp: the manager is closed (the worker is shutting down)")
+
+// ListTools lists the tools of every server configured in workdir, sorted by name.
+// A server that cannot be reached is a Failure, not an error; err is for a missing or
+// invalid .mcp.json.
+func (m *Manager) ListTools(ctx context.Context, workdir string) ([]tool.MCPSpec, []Failure, error) {
+	cfg, found, err := Load(workdir, m.getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !found {
+		return nil, nil, nil
+	}
+	names := cfg.Names()
+	specs := make([][]tool.MCPSpec, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Go(func() { specs[i], errs[i] = m.listServer(ctx, workdir, name, cfg.Servers[name]) })
+	}
+	wg.Wait()
+	var all []tool.MCPSpec
+	var failures []Failure
+	for i, name := range names {
+		if errs[i] != nil {
+			failures = append(failures, Failure{Server: name, Error: errs[i].Error()})
+		}
+		all = append(all, specs[i]...)
+	}
+	slices.SortFunc(all, func(a, b tool.MCPSpec) int { return cmpString(a.Name, b.Name) })
+	return all, failures, nil
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// listServer lists one server's tools; a tool whose schema does not compile is
+// left out with a warning in the log.
+func (m *Manager) listServer(ctx context.Context, workdir, name string, s Server) ([]tool.MCPSpec, error) {
+	c, err := m.session(ctx, workdir, name, s)
+	if err != nil {
+		return nil, err
+	}
+	var specs []tool.MCPSpec
+	byName := map[string]string{}
+	for t, err := range c.session.Tools(ctx, nil) {
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err() // the caller gave up; the session is fine
+			}
+			m.drop(connKey{workdir, name}, c, err)
+			return nil, m.unavailable(name, c, err)
+		}
+		spec, err := toSpec(name, t)
+		if err != nil {
+			m.log.Warn("mcp: tool left out", "server", name, "tool", t.Name, "error", err)
+			continue
+		}
+		byName[tool.NormalizeMCPName(t.Name)] = t.Name
+		specs = append(specs, spec)
+	}
+	c.mu.Lock()
+	c.tools = byName
+	c.mu.Unlock()
+	return specs, nil
+}
+
+// toSpec converts a listed tool; the spec must compile, or the turn would drop it.
+func toSpec(server string, t *mcp.Tool) (tool.MCPSpec, error) {
+	schema, err := json.Marshal(t.InputSchema)
+	if err != nil {
+		return tool.MCPSpec{}, fmt.Errorf("input schema: %w", err)
+	}
+	desc := t.Description
+	if r := []rune(desc); len(r) > tool.MCPDescriptionMaxChars {
+		desc = string(r[:tool.MCPDescriptionMaxChars-1]) + "…"
+	}
+	spec := tool.MCPSpec{
+		Name: tool.MCPName(server, t.Name), Description: desc, InputSchema: schema,
+		ReadOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint,
+	}
+	if _, err := spec.Definition(); err != nil {
+		return tool.MCPSpec{}, err
+	}
+	return spec, nil
+}
+
+// Call calls the MCP tool named mcp__SERVER__TOOL with input. Every failure the
+// model can act on is an error result; the error is ctx's when the call was
+// cancelled, or ErrClosed.
+func (m *Manager) Call(ctx context.Context, workdir, name string, input json.RawMessage) (tool.Output, error) {
+	server, toolName, ok := tool.ParseMCPName(name)
+	if !ok {
+		return errorOutput("%q is not an MCP tool name (mcp__SERVER__TOOL)", name), nil
+	}
+	cfg, _, err := Load(workdir, m.getenv)
+	if err != nil {
+		return errorOutput("MCP server %s is unavailable: %v", server, err), nil
+	}
+	s, ok := cfg.Servers[server]
+	if !ok {
+		return errorOutput("MCP server %s is not configured in %s", server, ConfigFile), nil
+	}
+	c, err := m.session(ctx, workdir, server, s)
+	if errors.Is(err, ErrClosed) {
+		return tool.Output{}, ErrClosed
+	}
+	if ctx.Err() != nil {
+		return tool.Output{}, ctx.Err()
+	}
+	if err != nil {
+		return errorOutput("%v", err), nil
+	}
+	original, err := m.resolveTool(ctx, workdir, server, c, toolName)
+	if err != nil {
+		return errorOutput("%v", err), nil
+	}
+	var args any = map[string]any{}
+	if len(input) > 0 && string(input) != "null" {
+		args = input
+	}
+	res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: original, Arguments: args})
+	if ctx.Err() != nil {
+		return tool.Output{}, ctx.Err()
+	}
+	switch {
+	case err == nil:
+	case serverAnswered(err):
+		// The server answered with a protocol error (unknown tool, bad params):
+		// it is alive, so the session stays.
+		return errorOutput("MCP server %s: %v", server, err), nil
+	default:
+		m.drop(connKey{workdir, server}, c, err)
+		return errorOutput("%v", m.unavailable(server, c, err)), nil
+	}
+	return Output(res), nil
+}
+
+// resolveTool maps a normalised tool name back to the server's own, listing the
+// server's tools when this session has not yet.
+func (m *Manager) resolveTool(ctx context.Context, workdir, server string, c *conn, name string) (string, error) {
+	c.mu.Lock()
+	known := c.tools
+	c.mu.Unlock()
+	if known == nil {
+		cfg, _, err := Load(workdir, m.getenv)
+		if err != nil {
+			return "", err
+		}
+		if _, err := m.listServer(ctx, workdir, server, cfg.Servers[server]); err != nil {
+			return "", err
+		}
+		c.mu.Lock()
+		known = c.tools
+		c.mu.Unlock()
+	}
+	if original, ok := known[name]; ok {
+		return original, nil
+	}
+	return "", fmt.Errorf("MCP server %s has no tool %s", server, name)
+}
+
+// unavailable is the error of a server that failed: the session was dropped.
+func (m *Manager) unavailable(server string, c *conn, err error) error {
+	msg := fmt.Sprintf("MCP server %s is unavailable: %v", server, err)
+	if tail := c.stderr.String(); tail != "" {
+		msg += "; its stderr ends with: " + tail
+	}
+	return errors.New(msg + "; it will be reconnected on the next call")
+}
+
+// serverAnswered reports whether a call failed with an error response of a live
+// server (unknown tool, invalid params) rather than a broken connection, which the
+// JSON-RPC layer also reports as error objects of its own codes.
+func serverAnswered(err error) bool {
+	var we *jsonrpc.Error
+	if !errors.As(err, &we) || errors.Is(err, mcp.ErrConnectionClosed) {
+		return false
+	}
+	switch we.Code {
+	case codeUnknown, codeClientClosing, codeServerClosing, codeRejected:
+		return false
+	}
+	return true
+}
+
+// The go-sdk's own JSON-RPC error codes for a connection that is going away.
+const (
+	codeUnknown       = -32001
+	codeClientClosing = -32003
+	codeServerClosing = -32004
+	codeRejected      = -32005
+)
+
+func errorOutput(format string, args ...any) tool.Output {
+	return tool.Output{Content: fmt.Sprintf(format, args...), IsError: true}
+}

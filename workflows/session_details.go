@@ -1,0 +1,99 @@
+package workflows
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"go.temporal.io/sdk/workflow"
+)
+
+// summaryPromptRunes is how much of the prompt a session's static summary shows.
+const summaryPromptRunes = 60
+
+// SessionStaticSummary is the one-line title of a session in the Temporal UI's
+// workflow list, set by whoever starts it: "agent: " and the start of its prompt.
+func SessionStaticSummary(in SessionInput) string {
+	p := strings.Join(strings.Fields(in.Prompt), " ")
+	if p == "" {
+		return "agent: session " + in.SessionID
+	}
+	if utf8.RuneCountInString(p) > summaryPromptRunes {
+		p = string([]rune(p)[:summaryPromptRunes-1]) + "…"
+	}
+	return "agent: " + p
+}
+
+// SessionStaticDetails is the markdown under a session's summary: what it was started
+// with. Where it stands is in its current details.
+func SessionStaticDetails(in SessionInput) string {
+	model := in.Model.withDefaults()
+	opts := in.Options.withDefaults()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Session `%s`, working directory `%s`.\n\n", cell(in.SessionID), cell(in.Workdir))
+	fmt.Fprintf(&b, "Model `%s`, at most %d turns, a budget of %d chars per user message.\n", cell(model.Model), opts.MaxTurns, opts.BudgetChars)
+	return b.String()
+}
+
+// SessionDetails is what a session's current details show.
+type SessionDetails struct {
+	State SessionState
+	// Budget is the limit of one user message's tool results, in chars;
+	// LastResults the size of the last results message after the budget.
+	Budget, LastResults int
+	// ModelStop is the stop reason of the last model call.
+	ModelStop string
+	MaxTurns  int
+}
+
+// phaseWords says a session's phase for people.
+func phaseWords(st SessionState) string {
+	switch st.Phase {
+	case "model":
+		return fmt.Sprintf("calling model (turn %d)", st.Turns+1)
+	case "tools":
+		return fmt.Sprintf("running turn %d", st.Turns+1)
+	case "done":
+		return "done: " + st.StopReason
+	}
+	return "between turns"
+}
+
+// RenderSessionDetails renders a session's state as the markdown of its current
+// details in the Temporal UI.
+func RenderSessionDetails(d SessionDetails) string {
+	st := d.State
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** · %d of at most %d turns\n\n", phaseWords(st), st.Turns, d.MaxTurns)
+	fmt.Fprintf(&b, "| | |\n|---|---|\n")
+	if st.TurnID != "" {
+		fmt.Fprintf(&b, "| current turn | `%s` (its details list the tools and any approvals waited for) |\n", cell(st.TurnID))
+	}
+	fmt.Fprintf(&b, "| tokens | %d in, %d out |\n", st.Usage.InputTokens, st.Usage.OutputTokens)
+	fmt.Fprintf(&b, "| conversation | %d messages, %d bytes |\n", st.Messages, st.Bytes)
+	fmt.Fprintf(&b, "| budget | last results %d of %d chars · %d results judged, %d replaced |\n",
+		d.LastResults, d.Budget, st.Seen, st.Replaced)
+	if st.PendingUser > 0 {
+		fmt.Fprintf(&b, "| waiting messages | %d |\n", st.PendingUser)
+	}
+	if d.ModelStop != "" {
+		fmt.Fprintf(&b, "| last stop reason | `%s` |\n", cell(d.ModelStop))
+	}
+	if st.Runs > 0 {
+		fmt.Fprintf(&b, "| runs | %d (continued as new) |\n", st.Runs+1)
+	}
+	return b.String()
+}
+
+// publish brings the current details up to date after a change of phase, turn,
+// usage or budget. They are held by the worker and read through the metadata query:
+// no history event, so replays and old histories are unaffected.
+func (s *session) publish(ctx workflow.Context) {
+	st, _ := s.stateQuery()
+	d := RenderSessionDetails(SessionDetails{
+		State: st, Budget: s.opts.BudgetChars, LastResults: s.lastResults, ModelStop: s.modelStop, MaxTurns: s.opts.MaxTurns,
+	})
+	if d != workflow.GetCurrentDetails(ctx) {
+		workflow.SetCurrentDetails(ctx, d)
+	}
+}

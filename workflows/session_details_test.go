@@ -1,0 +1,106 @@
+package workflows_test
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+
+	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+// Issue 7: a session has a static summary (set by its starter) and current details in
+// markdown that follow its phase, turns, tokens and budget; its handlers carry
+// descriptions. All of it is read as the Temporal UI reads it.
+func TestSessionDetails(t *testing.T) {
+	hold := make(chan struct{})
+	var once sync.Once
+	release := func() { once.Do(func() { close(hold) }) }
+	t.Cleanup(release)
+	h := newAgentHarness(t,
+		fakeanthropic.Response{Content: []conversation.Block{
+			text("Counting."), use("d1", "Bash", map[string]any{"command": "seq 1 2000"}),
+		}, HoldBeforeEnd: hold},
+		fakeanthropic.Response{Content: []conversation.Block{text("counted")}},
+	)
+	opts := fastOptions()
+	opts.BudgetChars = 5_000
+	in := workflows.SessionInput{SessionID: "det", Prompt: "Count   to two thousand, please, and tell me when you are done with it all",
+		Workdir: h.work, Options: opts}
+	run, err := h.c.ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{
+		ID: t.Name() + "-" + h.queue, TaskQueue: h.queue,
+		StaticSummary: workflows.SessionStaticSummary(in), StaticDetails: workflows.SessionStaticDetails(in),
+	}, workflows.SessionWorkflowName, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.fake.WaitRequests(testenv.Context(t), 1); err != nil {
+		t.Fatal(err)
+	}
+	md := metadata(t, h.c, run)
+	now := md.GetCurrentDetails()
+	for _, want := range []string{
+		"**calling model (turn 1)** · 0 of at most 100 turns\n",
+		"| current turn | `" + run.GetID() + "/turn-2` ",
+		"| tokens | 0 in, 0 out |",
+		"| budget | last results 0 of 5000 chars · 0 results judged, 0 replaced |",
+	} {
+		if !strings.Contains(now, want) {
+			t.Errorf("current details while streaming lack %q:\n%s", want, now)
+		}
+	}
+	described := map[string]string{}
+	for _, d := range md.GetDefinition().GetQueryDefinitions() {
+		described[d.GetName()] = d.GetDescription()
+	}
+	for _, d := range md.GetDefinition().GetUpdateDefinitions() {
+		described[d.GetName()] = d.GetDescription()
+	}
+	for _, d := range md.GetDefinition().GetSignalDefinitions() {
+		described[d.GetName()] = d.GetDescription()
+	}
+	for _, name := range []string{workflows.SessionStateQuery, workflows.EventsQuery, workflows.SendUpdate,
+		workflows.StartTaskUpdate, workflows.SessionInterruptSignal} {
+		if described[name] == "" {
+			t.Errorf("%s has no description in the workflow metadata: %v", name, described)
+		}
+	}
+
+	release()
+	res := h.result(run)
+	final := metadata(t, h.c, run).GetCurrentDetails()
+	for _, want := range []string{
+		"**done: end_turn** · 2 of at most 100 turns\n",
+		fmt.Sprintf("| tokens | %d in, %d out |", res.Usage.InputTokens, res.Usage.OutputTokens),
+		"· 1 results judged, 1 replaced |",
+		"| last stop reason | `end_turn` |",
+	} {
+		if !strings.Contains(final, want) {
+			t.Errorf("final details lack %q:\n%s", want, final)
+		}
+	}
+	if strings.Contains(final, "current turn") || res.Usage.InputTokens == 0 {
+		t.Errorf("final details (usage %+v):\n%s", res.Usage, final)
+	}
+
+	d, err := h.c.DescribeWorkflowExecution(testenv.Context(t), run.GetID(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var summary string
+	if err := converter.GetDefaultDataConverter().FromPayload(d.GetExecutionConfig().GetUserMetadata().GetSummary(), &summary); err != nil {
+		t.Fatal(err)
+	}
+	if got := workflows.SessionStaticSummary(workflows.SessionInput{SessionID: "s9"}); got != "agent: session s9" {
+		t.Errorf("static summary without a prompt: %q", got)
+	}
+	if want := "agent: Count to two thousand, please, and tell me when you are don…"; summary != want {
+		t.Errorf("static summary %q, want %q", summary, want)
+	}
+}

@@ -1,0 +1,76 @@
+package workflows
+
+import (
+	"fmt"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// mcpListTimeout bounds the ListMCPTools activity: starting or reaching every
+// configured server and listing its tools.
+const mcpListTimeout = 2 * time.Minute
+
+// mcpListAttempts: a listing is read-only, so it is retried when its worker is lost.
+const mcpListAttempts = 3
+
+// useMCPSpecs adds MCP tools to the turn. A spec whose schema does not compile is
+// left out with a notice: calls to it get the unknown-tool error.
+func (t *turn) useMCPSpecs(specs []tool.MCPSpec) {
+	for _, s := range specs {
+		d, err := s.Definition()
+		if err != nil {
+			t.notice("", fmt.Sprintf("MCP tool %s is left out: %v", s.Name, err))
+			continue
+		}
+		t.mcp[s.Name] = d
+	}
+}
+
+// listMCP lists the MCP tools of the working directory's servers (ListMCPTools).
+// Only turns whose input asks for it run it, so histories of turns without MCP
+// replay unchanged. A failed listing leaves the turn with the built-in tools.
+func (t *turn) listMCP(ctx workflow.Context) {
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: mcpListTimeout,
+		HeartbeatTimeout:    t.opts.HeartbeatTimeout,
+		Summary:             "List MCP tools of " + t.in.Workdir,
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval: time.Second, BackoffCoefficient: 2, MaximumAttempts: mcpListAttempts,
+			NonRetryableErrorTypes: []string{activities.ErrBadMCPConfig},
+		},
+	})
+	var res activities.ListMCPToolsResult
+	err := workflow.ExecuteActivity(actx, activities.ListMCPToolsActivityName,
+		activities.ListMCPToolsRequest{Workdir: t.in.Workdir}).Get(ctx, &res)
+	if err != nil {
+		t.notice("", "MCP tools are unavailable in this turn: "+failureMessage(err))
+		return
+	}
+	for _, f := range res.Failures {
+		t.notice("", fmt.Sprintf("MCP server %s failed: %s", f.Server, f.Error))
+	}
+	t.useMCPSpecs(res.Tools)
+}
+
+// lookup resolves a tool name for this turn: the built-in tools, then its MCP tools.
+func (t *turn) lookup(name string) (*tool.Definition, bool) {
+	if d, ok := tool.Lookup(name); ok {
+		return d, true
+	}
+	d, ok := t.mcp[name]
+	return d, ok
+}
+
+// activityType is the activity a tool call runs as: a built-in tool's own name, one
+// MCPCall for every MCP tool (its input names the tool).
+func activityType(name string) string {
+	if tool.IsMCPName(name) {
+		return activities.MCPCallActivityName
+	}
+	return name
+}
