@@ -130,6 +130,19 @@ func FuzzPreview(f *testing.F) {
 			if utf8.Valid(content) && !utf8.ValidString(got) {
 				t.Fatalf("limit %d: preview of valid UTF-8 is invalid: %q", limit, got)
 			}
+			if !more {
+				continue
+			}
+			// The cut rule: at the last newline within the limit when it lies past
+			// half of it (the newline dropped), else at the limit less at most a
+			// split character.
+			if nl := bytes.LastIndexByte(content[:limit], '\n'); nl >= 0 && 2*nl > limit {
+				if len(got) != nl {
+					t.Fatalf("limit %d: cut at %d, want at the newline at %d", limit, len(got), nl)
+				}
+			} else if len(got) < limit-(utf8.UTFMax-1) {
+				t.Fatalf("limit %d: cut at %d with no newline past half", limit, len(got))
+			}
 		}
 	})
 }

@@ -70,6 +70,10 @@ func Describe(b Block) string {
 			summary = s
 		}
 	}
+	// A few KiB are plenty for 40 characters: a 10 MB command costs no more.
+	if len(summary) > 4096 {
+		summary = summary[:4096]
+	}
 	summary = strings.Join(strings.Fields(summary), " ")
 	if r := []rune(summary); len(r) > 40 {
 		summary = string(r[:40]) + "…"

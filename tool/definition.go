@@ -38,8 +38,15 @@ type Definition struct {
 	ReadOnly func(input json.RawMessage) bool
 	// Check runs the tool-specific checks of validateInput after the schema passed.
 	Check func(input json.RawMessage) error
+	// MaxInputBytes bounds the raw JSON input (0: no bound). Workflow code parses
+	// inputs several times in one workflow task, and a task that runs past a second
+	// is killed by the SDK's deadlock detector and retried forever: a 10 MB Bash
+	// command or path must fail fast with a clear error instead.
+	MaxInputBytes int
 
 	schema *jsonschema.Schema
+	// tooBigHint ends the MaxInputBytes error: what to do instead.
+	tooBigHint string
 }
 
 // InputValidationError is the error-result prefix of SPEC §3.8 for inputs that fail
@@ -51,6 +58,10 @@ const InputValidationError = "InputValidationError"
 func (d *Definition) ValidateInput(input json.RawMessage) error {
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
+	}
+	if d.MaxInputBytes > 0 && len(input) > d.MaxInputBytes {
+		return fmt.Errorf("%s: the input is %d bytes; %s takes at most %d%s", InputValidationError,
+			len(input), d.Name, d.MaxInputBytes, d.tooBigHint)
 	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(input))
 	if err != nil {
@@ -79,7 +90,9 @@ func (d *Definition) IsConcurrencySafe(input json.RawMessage) (safe bool) {
 			safe = false
 		}
 	}()
-	if d.ValidateInput(input) != nil || d.ReadOnly == nil {
+	// ReadOnly first: validating a 10 MB Write to learn it is unsafe costs the
+	// workflow task time for nothing.
+	if d.ReadOnly == nil || d.ValidateInput(input) != nil {
 		return false
 	}
 	return d.ReadOnly(input)

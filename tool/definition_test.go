@@ -46,3 +46,33 @@ func TestIsConcurrencySafeFailsClosedOnPanic(t *testing.T) {
 		t.Fatal("a panicking check was taken as safe")
 	}
 }
+
+// Oversized inputs fail fast with a clear error instead of being parsed (workflow
+// code must stay quick), and a command too long for bash -c is refused up front.
+func TestValidateInputSizeBounds(t *testing.T) {
+	bash, _ := Lookup(BashName)
+	huge, _ := json.Marshal(map[string]string{"command": "echo " + strings.Repeat("x", 2<<20)})
+	if err := bash.ValidateInput(huge); err == nil || !strings.Contains(err.Error(), "Bash takes at most 1048576") {
+		t.Errorf("huge input: %v", err)
+	}
+	if bash.IsConcurrencySafe(huge) || bash.Retryable(huge) {
+		t.Error("a huge command must not be safe")
+	}
+	long, _ := json.Marshal(map[string]string{"command": "echo " + strings.Repeat("x", MaxArgBytes)})
+	if err := bash.ValidateInput(long); err == nil || !strings.Contains(err.Error(), "bash -c takes at most 131071") {
+		t.Errorf("long command: %v", err)
+	}
+	ok, _ := json.Marshal(map[string]string{"command": "echo " + strings.Repeat("x", MaxArgBytes-5)})
+	if err := bash.ValidateInput(ok); err != nil {
+		t.Errorf("a command of exactly MaxArgBytes: %v", err)
+	}
+	write, _ := Lookup(WriteName)
+	big, _ := json.Marshal(map[string]string{"file_path": "/tmp/x", "content": strings.Repeat("x", 2<<20)})
+	if err := write.ValidateInput(big); err != nil {
+		t.Errorf("a 2 MiB Write: %v", err)
+	}
+	huge, _ = json.Marshal(map[string]string{"file_path": "/tmp/x", "content": strings.Repeat("x", 17<<20)})
+	if err := write.ValidateInput(huge); err == nil || !strings.Contains(err.Error(), "Write takes at most 16777216") {
+		t.Errorf("a 17 MiB Write: %v", err)
+	}
+}

@@ -25,6 +25,23 @@ const (
 	BashMaxTimeoutMs     = 600_000
 )
 
+// MaxArgBytes is the longest command `bash -c` can take: Linux's MAX_ARG_STRLEN
+// (32 pages of 4 KiB) bounds one argument, its NUL terminator included.
+const MaxArgBytes = 32*4096 - 1
+
+// maxShortInputBytes bounds the raw input of tools whose fields are commands,
+// paths, patterns and URLs: far above any usable value (a command over MaxArgBytes
+// cannot run; a path over 4 KiB cannot be opened), far below what slows a workflow
+// task.
+const maxShortInputBytes = 1 << 20
+
+// maxContentInputBytes bounds Write and Edit inputs: 16 MiB is far more than a
+// model writes in one message, and validating it stays well inside a workflow
+// task's deadlock timeout.
+const maxContentInputBytes = 16 << 20
+
+const contentTooBigHint = ": generate a file that large with a command or script instead"
+
 // always is ReadOnly for tools that never change anything.
 func always(json.RawMessage) bool { return true }
 
@@ -35,32 +52,55 @@ var registry = map[string]*Definition{
 			var b BashInput
 			return json.Unmarshal(in, &b) == nil && IsReadOnlyBash(b.Command)
 		},
-		schema: mustCompile(BashName, bashSchema),
+		Check: checkBash, schema: mustCompile(BashName, bashSchema),
+		MaxInputBytes: maxShortInputBytes, tooBigHint: bashTooBigHint,
 	},
 	ReadName: {
 		Name: ReadName, MaxResultSizeChars: Unlimited, Interrupt: InterruptCancel,
 		ReadOnly: always, Check: checkRead, schema: mustCompile(ReadName, readSchema),
+		MaxInputBytes: maxShortInputBytes,
 	},
 	WriteName: {
 		Name: WriteName, MaxResultSizeChars: 100_000, Interrupt: InterruptBlock,
 		Check: checkAbsolute, schema: mustCompile(WriteName, writeSchema),
+		MaxInputBytes: maxContentInputBytes, tooBigHint: contentTooBigHint,
 	},
 	EditName: {
 		Name: EditName, MaxResultSizeChars: 100_000, Interrupt: InterruptBlock,
 		Check: checkEdit, schema: mustCompile(EditName, editSchema),
+		MaxInputBytes: maxContentInputBytes, tooBigHint: contentTooBigHint,
 	},
 	GlobName: {
 		Name: GlobName, MaxResultSizeChars: 100_000, Interrupt: InterruptCancel,
 		ReadOnly: always, schema: mustCompile(GlobName, globSchema),
+		MaxInputBytes: maxShortInputBytes,
 	},
 	GrepName: {
 		Name: GrepName, MaxResultSizeChars: 20_000, Interrupt: InterruptCancel,
 		ReadOnly: always, schema: mustCompile(GrepName, grepSchema),
+		MaxInputBytes: maxShortInputBytes,
 	},
 	WebFetchName: {
 		Name: WebFetchName, MaxResultSizeChars: 100_000, Interrupt: InterruptCancel,
 		ReadOnly: always, Check: checkURL, schema: mustCompile(WebFetchName, webFetchSchema),
+		MaxInputBytes: maxShortInputBytes,
 	},
+}
+
+const bashTooBigHint = ": write a long script to a file with Write and run the file"
+
+// checkBash refuses a command longer than the kernel lets `bash -c` take, which
+// would otherwise fail to start with "argument list too long".
+func checkBash(in json.RawMessage) error {
+	var b BashInput
+	if err := json.Unmarshal(in, &b); err != nil {
+		return err
+	}
+	if len(b.Command) > MaxArgBytes {
+		return fmt.Errorf("the command is %d bytes; bash -c takes at most %d (the kernel's limit on one argument)%s",
+			len(b.Command), MaxArgBytes, bashTooBigHint)
+	}
+	return nil
 }
 
 // Lookup finds a tool by its exact (case-sensitive) name.

@@ -59,9 +59,14 @@ func RegisterWorkflows(r sdkworker.WorkflowRegistry) {
 //   - A dead worker's sticky queue holds its turns' next workflow task until the
 //     sticky schedule-to-start timeout: 2s instead of 5s shortens recovery, at the cost
 //     of a full replay when a live but overloaded worker is slower than that.
+//   - A workflow task validates every tool input it receives: a 10 MB Write takes
+//     about a second of JSON work on a busy machine, which the SDK's default 1s
+//     deadlock detector would fail and retry forever. 5s leaves room (inputs are
+//     bounded by tool.Definition.MaxInputBytes) and stays under the 10s task timeout.
 func Options() sdkworker.Options {
 	eager := 32
 	return sdkworker.Options{
+		DeadlockDetectionTimeout:                    5 * time.Second,
 		MaxHeartbeatThrottleInterval:                500 * time.Millisecond,
 		DefaultHeartbeatThrottleInterval:            500 * time.Millisecond,
 		MaxEagerActivityReservationsPerWorkflowTask: &eager,

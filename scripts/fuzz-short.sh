@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for a short while (FUZZTIME, default 10s each), one target
+# per `go test -fuzz` invocation as Go requires. CI runs it; for a longer hunt:
+#   FUZZTIME=10m scripts/fuzz-short.sh
+# A failure leaves its input under <package>/testdata/fuzz/<Target>/: commit it as a
+# regression seed once the bug is fixed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export GOTOOLCHAIN="${GOTOOLCHAIN:-go1.27.3}"
+fuzztime="${FUZZTIME:-10s}"
+
+targets=(
+  "./tool FuzzIsReadOnlyBash"         # a write, a redirect to a file or an unknown program is never read-only
+  "./permissions FuzzParseRule"       # rules round-trip; errors are clear; Decide accepts every parsed rule
+  "./permissions FuzzDecideBash"      # deterministic; a command running a program no rule covers is never allowed
+  "./hooks FuzzParse"                 # any hook output: no panic, deterministic, invariants of the outcome
+  "./persistence FuzzPreview"         # the preview cut: a prefix, within the limit, UTF-8 kept, newline rule
+)
+for t in "${targets[@]}"; do
+  read -r pkg name <<<"$t"
+  echo "fuzz $name ($pkg) for $fuzztime"
+  # Minimizing a large new input could take the whole budget: keep it short.
+  go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -fuzzminimizetime 3s "$pkg"
+done
