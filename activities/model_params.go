@@ -45,7 +45,7 @@ func buildParams(req conversation.ModelRequest, msgs []conversation.Message) (an
 			return p, fmt.Errorf("message %d: role %q", i, m.Role)
 		}
 	}
-	tools := tool.APITools()
+	tools := tool.APIToolsWithMCP(req.MCPTools)
 	if req.Task {
 		tools = append(tools, conversation.TaskTool)
 	}

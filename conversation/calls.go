@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolpipe/toolpipe/budget"
+	"github.com/toolpipe/toolpipe/tool"
 )
 
 // Head says where a session's conversation stands; the store keeps it so that a
@@ -38,6 +39,8 @@ type ModelRequest struct {
 	TaskIntake bool `json:"task_intake,omitempty"`
 	// Forked is kept in the head stored with the message (see Head).
 	Forked bool `json:"forked,omitempty"`
+	// MCPTools are offered to the model besides the built-in tools.
+	MCPTools []tool.MCPSpec `json:"mcp_tools,omitempty"`
 }
 
 // MaxReplyText bounds the assistant text a ModelReply carries into workflow history;

@@ -47,6 +47,9 @@ type session struct {
 
 	turnID string
 	turn   workflow.ChildWorkflowFuture
+
+	// mcpTools are this run's MCP tools (listMCP), offered to the model and the turns.
+	mcpTools []tool.MCPSpec
 	// tasks are the sub-agents of the current step by tool_use id, started as their
 	// blocks stream (StartTaskUpdate) or when the message has ended; they are started
 	// in taskCtx from taskPrefix, the conversation the model was sent.
@@ -81,6 +84,7 @@ func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 			s.addUser(in.Prompt)
 		}
 	}
+	s.listMCP(ctx)
 	s.publish(ctx)
 	for {
 		if err := s.appendPending(ctx); err != nil {

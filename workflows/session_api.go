@@ -56,6 +56,9 @@ type SessionInput struct {
 	Options SessionOptions `json:"options"`
 	// Settings are the hooks and permissions every turn (and sub-agent) enforces.
 	Settings *TurnSettings `json:"settings,omitempty"`
+	// MCP says the working directory has a .mcp.json: each run lists its servers'
+	// tools once, offers them to the model and hands them to every turn.
+	MCP bool `json:"mcp,omitempty"`
 
 	// Fork starts a sub-agent from its parent's conversation and budget state.
 	Fork *Fork `json:"fork,omitempty"`
@@ -197,6 +200,9 @@ const (
 	EventStop       = "stop"
 	// EventModel: a model call starts (Text is the model).
 	EventModel = "model"
+	// EventNotice: something the user should know that is not the conversation
+	// (an MCP server that could not be reached).
+	EventNotice = "notice"
 )
 
 // SessionEvent is one thing that happened, for people watching.

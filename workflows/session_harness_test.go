@@ -57,6 +57,7 @@ func (h *agentHarness) startWorker() sdkworker.Worker {
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	h.t.Cleanup(func() { _ = acts.Close() }) // its MCP servers, if any were started
 	cfg := activities.AgentConfig{StateDir: h.state, APIKey: testAPIKey, BaseURL: h.fake.URL()}
 	return testenv.StartWorker(h.t, h.queue, func(r sdkworker.Registry) { tpworker.RegisterWithAgent(r, acts, cfg) })
 }

@@ -35,7 +35,7 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 	})
 	s.turn = workflow.ExecuteChildWorkflow(turnCtx, TurnWorkflowName, TurnInput{
 		SessionID: s.in.SessionID, Workdir: s.in.Workdir, Context: s.context, Options: s.opts.Turn,
-		Settings: s.in.Settings,
+		Settings: s.in.Settings, MCPTools: s.mcpTools,
 	})
 	defer func() {
 		s.turn, s.turnID, s.phase = nil, "", "idle"
@@ -58,6 +58,7 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 		SessionID: s.in.SessionID, Seq: seq, Conversation: prefix, TurnID: s.turnID,
 		Model: s.model.Model, MaxTokens: s.model.MaxTokens, System: s.model.System,
 		Task: s.in.Depth < s.opts.MaxDepth, Forked: s.head.Forked, TaskIntake: taskIntake,
+		MCPTools: s.mcpTools,
 	}).Get(ctx, &reply)
 	if err != nil {
 		cancelTurn()

@@ -8,6 +8,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/mcptools"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -35,10 +36,24 @@ func (t *turn) useMCPSpecs(specs []tool.MCPSpec) {
 // Only turns whose input asks for it run it, so histories of turns without MCP
 // replay unchanged. A failed listing leaves the turn with the built-in tools.
 func (t *turn) listMCP(ctx workflow.Context) {
+	res, err := listMCPTools(ctx, t.in.Workdir, t.opts.HeartbeatTimeout)
+	if err != nil {
+		t.notice("", "MCP tools are unavailable in this turn: "+failureMessage(err))
+		return
+	}
+	for _, f := range res.Failures {
+		t.notice("", mcpFailureText(f))
+	}
+	t.useMCPSpecs(res.Tools)
+}
+
+// listMCPTools runs the ListMCPTools activity for a turn or a session: read-only, so
+// retried a few times, except when the .mcp.json itself is wrong.
+func listMCPTools(ctx workflow.Context, workdir string, heartbeat time.Duration) (activities.ListMCPToolsResult, error) {
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: mcpListTimeout,
-		HeartbeatTimeout:    t.opts.HeartbeatTimeout,
-		Summary:             "List MCP tools of " + t.in.Workdir,
+		HeartbeatTimeout:    heartbeat,
+		Summary:             "List MCP tools of " + workdir,
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval: time.Second, BackoffCoefficient: 2, MaximumAttempts: mcpListAttempts,
 			NonRetryableErrorTypes: []string{activities.ErrBadMCPConfig},
@@ -46,15 +61,13 @@ func (t *turn) listMCP(ctx workflow.Context) {
 	})
 	var res activities.ListMCPToolsResult
 	err := workflow.ExecuteActivity(actx, activities.ListMCPToolsActivityName,
-		activities.ListMCPToolsRequest{Workdir: t.in.Workdir}).Get(ctx, &res)
-	if err != nil {
-		t.notice("", "MCP tools are unavailable in this turn: "+failureMessage(err))
-		return
-	}
-	for _, f := range res.Failures {
-		t.notice("", fmt.Sprintf("MCP server %s failed: %s", f.Server, f.Error))
-	}
-	t.useMCPSpecs(res.Tools)
+		activities.ListMCPToolsRequest{Workdir: workdir}).Get(ctx, &res)
+	return res, err
+}
+
+// mcpFailureText tells the user which server could not be reached and why.
+func mcpFailureText(f mcptools.Failure) string {
+	return fmt.Sprintf("MCP server %s failed: %s", f.Server, f.Error)
 }
 
 // lookup resolves a tool name for this turn: the built-in tools, then its MCP tools.

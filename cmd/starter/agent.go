@@ -140,7 +140,12 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 	if err != nil {
 		return nil, err
 	}
+	mcp, err := turnMCP(e.cfg) // settings.go
+	if err != nil {
+		return nil, err
+	}
 	in := workflows.SessionInput{
+		MCP:       mcp,
 		SessionID: e.cfg.Session, Prompt: prompt, Workdir: e.cfg.Workdir,
 		Model:    workflows.ModelOptions{Model: f.model, MaxTokens: f.maxTokens, System: f.system},
 		Settings: settings,
@@ -216,6 +221,8 @@ func printEvent(out io.Writer, ev workflows.SessionEvent) {
 		fmt.Fprintf(out, "  %s %s %s\n", mark, ev.ToolUseID, summarize(ev.Text))
 	case workflows.EventStop:
 		fmt.Fprintf(out, "(session ended: %s)\n", ev.Text)
+	case workflows.EventNotice:
+		fmt.Fprintf(out, "  ! %s\n", ev.Text)
 	}
 }
 
