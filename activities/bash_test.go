@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/internal/proctest"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -35,7 +36,7 @@ func TestBashTimeoutKillsGroup(t *testing.T) {
 		t.Fatalf("timeout: %+v err=%v", out, err)
 	}
 	pid := readPid(t, pidFile)
-	eventually(t, "the timed-out command's child to die", func() bool { return !alive(pid) })
+	eventually(t, "the timed-out command's child to die", func() bool { return proctest.Gone(pid) })
 }
 
 func TestBashCancelKillsGroup(t *testing.T) {
@@ -48,14 +49,14 @@ func TestBashCancelKillsGroup(t *testing.T) {
 		done <- err
 	}()
 	pid := readPid(t, pidFile)
-	if !alive(pid) {
+	if proctest.Gone(pid) {
 		t.Fatal("child not running before the cancel")
 	}
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled Bash returned %v, want context.Canceled", err)
 	}
-	eventually(t, "the cancelled command's child to die", func() bool { return !alive(pid) })
+	eventually(t, "the cancelled command's child to die", func() bool { return proctest.Gone(pid) })
 }
 
 // A command that leaves a background process and exits leaves no orphan behind.
@@ -66,7 +67,7 @@ func TestBashLeavesNoOrphans(t *testing.T) {
 		t.Fatalf("%+v err=%v", out, err)
 	}
 	pid := readPid(t, filepath.Join(dir, "child.pid"))
-	eventually(t, "the background child to be killed", func() bool { return !alive(pid) })
+	eventually(t, "the background child to be killed", func() bool { return proctest.Gone(pid) })
 }
 
 type fixedOverride map[string]int

@@ -5,7 +5,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -28,19 +27,6 @@ func call(t *testing.T, name, workdir string, input any, readFiles ...string) to
 		t.Fatal(err)
 	}
 	return tool.Call{SessionID: "s1", ToolUseID: "toolu_" + strings.ReplaceAll(t.Name(), "/", "_"), Name: name, Input: raw, Workdir: workdir, ReadFiles: readFiles}
-}
-
-// alive reports whether pid is a live process (a zombie counts as gone).
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	fields := strings.Fields(string(stat))
-	return len(fields) > 2 && fields[2] != "Z"
 }
 
 // eventually polls cond until it holds or 10s pass: for conditions outside the

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/internal/proctest"
 )
 
 func hookInv(dir, command string, timeout float64) hooks.Invocation {
@@ -50,7 +51,7 @@ func TestRunHookTimeoutKillsTheGroup(t *testing.T) {
 		t.Fatalf("run %+v after %s", run, time.Since(start))
 	}
 	pid := readPid(t, pidFile)
-	eventually(t, "the hook's child to be killed", func() bool { return !alive(pid) })
+	eventually(t, "the hook's child to be killed", func() bool { return proctest.Gone(pid) })
 	if o := hooks.Parse(hooks.PreToolUse, run); o.Status != hooks.NonBlocking || !strings.Contains(o.Error, "timed out after 500ms") {
 		t.Fatalf("a timed-out hook must be a non-blocking error: %+v", o)
 	}
@@ -98,7 +99,7 @@ func TestRunHookCancelled(t *testing.T) {
 		t.Fatalf("err %v, want context.Canceled", err)
 	}
 	pid := readPid(t, pidFile)
-	eventually(t, "the cancelled hook to be killed", func() bool { return !alive(pid) })
+	eventually(t, "the cancelled hook to be killed", func() bool { return proctest.Gone(pid) })
 }
 
 func TestRunHookCannotStart(t *testing.T) {

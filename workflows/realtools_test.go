@@ -3,7 +3,6 @@ package workflows_test
 import (
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/internal/proctest"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/scheduler"
 	"github.com/toolpipe/toolpipe/tool"
@@ -28,30 +28,6 @@ func realHarness(t *testing.T) *harness {
 	h := &harness{t: t, probe: newProbe(), queue: testenv.TaskQueue(t), c: testenv.Client()}
 	testenv.StartWorker(t, h.queue, func(r sdkworker.Registry) { tpworker.Register(r, acts) })
 	return h
-}
-
-// findProcess returns the pid of the process whose command line is exactly args.
-func findProcess(args ...string) int {
-	want := strings.Join(args, "\x00") + "\x00"
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && string(b) == want {
-			return pid
-		}
-	}
-	return 0
-}
-
-func processGone(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return true
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	return err != nil || strings.Fields(string(b))[2] == "Z"
 }
 
 // poll waits for a condition outside this process (another process's state).
@@ -82,7 +58,7 @@ func TestBashErrorKillsSiblingProcess(t *testing.T) {
 		{ID: "e1", Name: tool.EditName, Input: raw(map[string]any{"file_path": filepath.Join(dir, "f"), "old_string": "a", "new_string": "b"})},
 	}})
 	var pid int
-	poll(t, "the sibling's sleep to start", func() bool { pid = findProcess("sleep", sleepArg); return pid != 0 })
+	poll(t, "the sibling's sleep to start", func() bool { pid = proctest.Find("sleep", sleepArg); return pid != 0 })
 	if err := os.WriteFile(fifo, []byte("go\n"), 0o600); err != nil { // lets "fail" fail
 		t.Fatal(err)
 	}
@@ -97,7 +73,7 @@ func TestBashErrorKillsSiblingProcess(t *testing.T) {
 	if r := byID(res.Results, "fail"); !r.IsError || !strings.Contains(r.Content, "Exit code 2") {
 		t.Errorf("fail: %+v", r)
 	}
-	poll(t, "the cancelled sibling's process to be gone", func() bool { return processGone(pid) })
+	poll(t, "the cancelled sibling's process to be gone", func() bool { return proctest.Gone(pid) })
 }
 
 // §3.9: context modifiers apply in order on yield: an Edit after a Read of the same

@@ -3,13 +3,12 @@ package reliability
 import (
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/internal/proctest"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -29,7 +28,7 @@ func TestBashPastItsTimeoutLeavesNoProcess(t *testing.T) {
 	}})
 	var pids []int
 	poll(t, "the command's processes to start", time.Minute, func() bool {
-		pids = []int{findProcess("sleep", a), findProcess("sleep", b)}
+		pids = []int{proctest.Find("sleep", a), proctest.Find("sleep", b)}
 		return pids[0] != 0 && pids[1] != 0
 	})
 	var res workflows.TurnResult
@@ -40,7 +39,7 @@ func TestBashPastItsTimeoutLeavesNoProcess(t *testing.T) {
 		t.Fatalf("result %+v, want a timeout error", r)
 	}
 	for _, pid := range pids {
-		poll(t, fmt.Sprintf("process %d to be gone", pid), 20*time.Second, func() bool { return processGone(pid) })
+		poll(t, fmt.Sprintf("process %d to be gone", pid), 20*time.Second, func() bool { return proctest.Gone(pid) })
 	}
 	e.healthy()
 }
@@ -59,7 +58,7 @@ func TestHangingHookIsKilledAndTheCallProceeds(t *testing.T) {
 		Blocks: []tool.Block{bash("b1", "echo went ahead")}})
 	var pids []int
 	poll(t, "the hook's processes to start", time.Minute, func() bool {
-		pids = []int{findProcess("sleep", a), findProcess("sleep", b)}
+		pids = []int{proctest.Find("sleep", a), proctest.Find("sleep", b)}
 		return pids[0] != 0 && pids[1] != 0
 	})
 	var res workflows.TurnResult
@@ -77,7 +76,7 @@ func TestHangingHookIsKilledAndTheCallProceeds(t *testing.T) {
 		t.Errorf("notices %q do not tell of the timeout", notes)
 	}
 	for _, pid := range pids {
-		poll(t, fmt.Sprintf("hook process %d to be gone", pid), 20*time.Second, func() bool { return processGone(pid) })
+		poll(t, fmt.Sprintf("hook process %d to be gone", pid), 20*time.Second, func() bool { return proctest.Gone(pid) })
 	}
 }
 
@@ -87,29 +86,4 @@ var sleeps int
 func uniqueSleep() string {
 	sleeps++
 	return fmt.Sprintf("%d.%d%d", 3000+sleeps, os.Getpid(), sleeps)
-}
-
-// findProcess returns the pid of the process whose command line is exactly args.
-func findProcess(args ...string) int {
-	want := strings.Join(args, "\x00") + "\x00"
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && string(b) == want {
-			return pid
-		}
-	}
-	return 0
-}
-
-// processGone: no such process, or a zombie nobody reaped yet (it runs nothing).
-func processGone(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return true
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	return err != nil || strings.Fields(string(b))[2] == "Z"
 }
