@@ -71,17 +71,20 @@ func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 		return SessionResult{}, temporal.NewApplicationErrorWithOptions(err.Error(), ErrBadSessionInput,
 			temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
+	// Registering a handler lets updates that came with the first workflow task run
+	// (the SDK yields to them): a message sent then must find the carried state and
+	// the prompt in place, or restoring would drop it and the prompt would follow it.
+	if in.Carry != nil {
+		s.restore(in.Carry)
+	} else if in.Prompt != "" {
+		s.addUser(in.Prompt)
+	}
 	if err := s.register(ctx); err != nil {
 		return SessionResult{}, err
 	}
-	if in.Carry != nil {
-		s.restore(in.Carry)
-	} else {
+	if in.Carry == nil {
 		if err := s.open(ctx); err != nil {
 			return SessionResult{}, err
-		}
-		if in.Prompt != "" {
-			s.addUser(in.Prompt)
 		}
 	}
 	s.listMCP(ctx)

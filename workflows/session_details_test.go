@@ -55,16 +55,7 @@ func TestSessionDetails(t *testing.T) {
 			t.Errorf("current details while streaming lack %q:\n%s", want, now)
 		}
 	}
-	described := map[string]string{}
-	for _, d := range md.GetDefinition().GetQueryDefinitions() {
-		described[d.GetName()] = d.GetDescription()
-	}
-	for _, d := range md.GetDefinition().GetUpdateDefinitions() {
-		described[d.GetName()] = d.GetDescription()
-	}
-	for _, d := range md.GetDefinition().GetSignalDefinitions() {
-		described[d.GetName()] = d.GetDescription()
-	}
+	described := descriptions(md)
 	for _, name := range []string{workflows.SessionStateQuery, workflows.EventsQuery, workflows.SendUpdate,
 		workflows.StartTaskUpdate, workflows.SessionInterruptSignal} {
 		if described[name] == "" {

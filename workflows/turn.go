@@ -29,11 +29,16 @@ type turn struct {
 	cancels map[string]workflow.CancelFunc
 	// gate is the hook and permission pipeline's state (turn_approval.go).
 	gate gateState
-	// mcp are the turn's MCP tools by name (turn_mcp.go); ready is false while
-	// they are being listed, and blocks wait for it.
+	// mcp are the turn's MCP tools by name (turn_mcp.go); ready is false until
+	// they are listed and the start input's blocks are tracked: blocks that an
+	// update adds meanwhile wait for it.
 	mcp   map[string]*tool.Definition
 	ready bool
 }
+
+// startInputFirst is the change id under which blocks that an update adds while the
+// turn starts wait until the start input's blocks are tracked.
+const startInputFirst = "start-input-first"
 
 // Turn runs the tool calls of one assistant turn with Claude Code's streaming
 // executor semantics (SPEC §3) and returns every result in arrival order.
@@ -47,9 +52,14 @@ func Turn(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 	}
 	t.tracker = scheduler.NewWithLookup(t.lookup)
 	t.useMCPSpecs(in.MCPTools)
-	listing := in.MCP && len(in.MCPTools) == 0
-	t.ready = !listing
 	t.siblingCtx, t.cancelSibling = workflow.WithCancel(ctx)
+	// Registering a handler lets updates that came with the first workflow task run
+	// (the SDK yields to them): the state they read and write must be set up before,
+	// and blocks they add wait (ready) until the start input's blocks are in.
+	t.closed = in.CloseIntake
+	// Turns from before this rule added such blocks at once, before the input's.
+	t.ready = workflow.GetVersion(ctx, startInputFirst, workflow.DefaultVersion, 1) == workflow.DefaultVersion &&
+		!(in.MCP && len(in.MCPTools) == 0)
 	if err := t.register(ctx); err != nil {
 		return TurnResult{}, err
 	}
@@ -57,12 +67,11 @@ func Turn(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 		return TurnResult{}, temporal.NewApplicationErrorWithOptions(
 			fmt.Sprintf("turn: %v", err), ErrBadTurnInput, temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
-	if listing {
+	if in.MCP && len(in.MCPTools) == 0 {
 		t.listMCP(ctx)
-		t.ready = true
 	}
 	t.add(in.Blocks)
-	t.closed = in.CloseIntake
+	t.ready = true
 
 	if err := workflow.Await(ctx, func() bool { return t.finished() && workflow.AllHandlersFinished(ctx) }); err != nil {
 		return TurnResult{}, fmt.Errorf("turn: %w", err)

@@ -25,6 +25,22 @@ import (
 // and the handlers' descriptions, through.
 const metadataQuery = "__temporal_workflow_metadata"
 
+// descriptions maps each query, update and signal a workflow registered to its
+// description, as the UI shows them.
+func descriptions(md *sdkpb.WorkflowMetadata) map[string]string {
+	described := map[string]string{}
+	for _, d := range md.GetDefinition().GetQueryDefinitions() {
+		described[d.GetName()] = d.GetDescription()
+	}
+	for _, d := range md.GetDefinition().GetUpdateDefinitions() {
+		described[d.GetName()] = d.GetDescription()
+	}
+	for _, d := range md.GetDefinition().GetSignalDefinitions() {
+		described[d.GetName()] = d.GetDescription()
+	}
+	return described
+}
+
 func metadata(t *testing.T, c client.Client, run client.WorkflowRun) *sdkpb.WorkflowMetadata {
 	t.Helper()
 	v, err := c.QueryWorkflow(testenv.Context(t), run.GetID(), run.GetRunID(), metadataQuery)
@@ -91,16 +107,7 @@ func TestTurnCurrentDetails(t *testing.T) {
 			t.Errorf("current details lack %q:\n%s", want, md.GetCurrentDetails())
 		}
 	}
-	described := map[string]string{}
-	for _, d := range md.GetDefinition().GetQueryDefinitions() {
-		described[d.GetName()] = d.GetDescription()
-	}
-	for _, d := range md.GetDefinition().GetUpdateDefinitions() {
-		described[d.GetName()] = d.GetDescription()
-	}
-	for _, d := range md.GetDefinition().GetSignalDefinitions() {
-		described[d.GetName()] = d.GetDescription()
-	}
+	described := descriptions(md)
 	for _, name := range []string{workflows.StateQuery, workflows.AddBlocksUpdate, workflows.CloseIntakeUpdate, workflows.CollectUpdate, workflows.InterruptSignal} {
 		if described[name] == "" {
 			t.Errorf("%s has no description in the workflow metadata: %v", name, described)

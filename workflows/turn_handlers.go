@@ -14,9 +14,10 @@ func (t *turn) register(ctx workflow.Context) error {
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, AddBlocksUpdate,
 		func(ctx workflow.Context, blocks []tool.Block) (int, error) {
 			if !t.ready {
-				// The MCP tools are being listed: the blocks wait, so that their
-				// names resolve against them, and are checked again against what
-				// arrived meanwhile.
+				// The turn is starting (its MCP tools are being listed, or its start
+				// input's blocks are not in yet): the blocks wait, so that their
+				// names resolve and they come after the input's, and are checked
+				// again against what arrived meanwhile.
 				if err := workflow.Await(ctx, func() bool { return t.ready }); err != nil {
 					return 0, err
 				}
