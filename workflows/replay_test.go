@@ -13,24 +13,32 @@ import (
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
-const turnHistory = "testdata/turn_history.json"
+// turnHistories are recorded Turn histories, oldest first: each recorded by the code
+// of its time, so that turns started by every earlier version still replay. The last
+// one is recorded again by TOOLPIPE_RECORD_HISTORY=1; a deliberate, versioned change
+// adds a new file instead.
+var turnHistories = []string{
+	"testdata/turn_history.json",             // before start-input-first
+	"testdata/turn_history_start_first.json", // start-input-first (GetVersion 1)
+}
 
-// TestTurnReplay replays a recorded Turn history (streamed blocks, a Bash error
+// TestTurnReplay replays the recorded Turn histories (streamed blocks, a Bash error
 // cascade, an unknown tool, an Edit after a Read) against the current code: a change
-// that would break running turns fails here. Record it again with
-// TOOLPIPE_RECORD_HISTORY=1 only for a deliberate, versioned change.
+// that would break running turns fails here.
 func TestTurnReplay(t *testing.T) {
 	if os.Getenv("TOOLPIPE_RECORD_HISTORY") == "1" {
-		recordTurnHistory(t)
+		recordTurnHistory(t, turnHistories[len(turnHistories)-1])
 	}
 	r := sdkworker.NewWorkflowReplayer()
 	r.RegisterWorkflowWithOptions(workflows.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName})
-	if err := r.ReplayWorkflowHistoryFromJSONFile(nil, turnHistory); err != nil {
-		t.Fatalf("replay of %s: %v", turnHistory, err)
+	for _, h := range turnHistories {
+		if err := r.ReplayWorkflowHistoryFromJSONFile(nil, h); err != nil {
+			t.Fatalf("replay of %s: %v", h, err)
+		}
 	}
 }
 
-func recordTurnHistory(t *testing.T) {
+func recordTurnHistory(t *testing.T, path string) {
 	h := realHarness(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "notes.txt")
@@ -49,5 +57,5 @@ func recordTurnHistory(t *testing.T) {
 	})
 	h.mustUpdate(run, workflows.CloseIntakeUpdate)
 	h.result(run)
-	testenv.WriteHistory(t, turnHistory, testenv.History(t, h.c, run.GetID(), run.GetRunID()))
+	testenv.WriteHistory(t, path, testenv.History(t, h.c, run.GetID(), run.GetRunID()))
 }
