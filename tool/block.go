@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -70,6 +71,10 @@ func Describe(b Block) string {
 			summary = s
 		}
 	}
+	if summary == "" && IsMCPName(b.Name) {
+		// MCP tools have no main argument the executor knows: show their input.
+		summary = compactPrefix(b.Input)
+	}
 	// A few KiB are plenty for 40 characters: a 10 MB command costs no more.
 	if len(summary) > 4096 {
 		summary = summary[:4096]
@@ -79,4 +84,14 @@ func Describe(b Block) string {
 		summary = string(r[:40]) + "…"
 	}
 	return fmt.Sprintf("%s(%s)", b.Name, summary)
+}
+
+// compactPrefix is the input's JSON without insignificant spaces, from its first
+// 4 KiB at most (enough for a 40-character summary).
+func compactPrefix(in json.RawMessage) string {
+	var buf bytes.Buffer
+	if len(in) <= 4096 && json.Compact(&buf, in) == nil {
+		return buf.String()
+	}
+	return string(in[:min(len(in), 4096)])
 }

@@ -75,3 +75,12 @@ func TestMCPAPITools(t *testing.T) {
 		t.Fatalf("tools %+v", all[n:])
 	}
 }
+
+// Progress lines and the sibling-cancel message show an MCP call's input, since it
+// has no command or path.
+func TestDescribeMCPCall(t *testing.T) {
+	got := Describe(Block{ID: "m", Name: "mcp__memory__create", Input: json.RawMessage(`{ "name": "alice",  "kind": "person" }`)})
+	if want := `mcp__memory__create({"name":"alice","kind":"person"})`; got != want {
+		t.Fatalf("Describe = %q, want %q", got, want)
+	}
+}
