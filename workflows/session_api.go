@@ -59,6 +59,9 @@ type SessionInput struct {
 	// MCP says the working directory has a .mcp.json: each run lists its servers'
 	// tools once, offers them to the model and hands them to every turn.
 	MCP bool `json:"mcp,omitempty"`
+	// SearchAttributes says the namespace has ToolpipeSessionID and ToolpipeStatus:
+	// the session and its turns keep them up to date.
+	SearchAttributes bool `json:"search_attributes,omitempty"`
 
 	// Fork starts a sub-agent from its parent's conversation and budget state.
 	Fork *Fork `json:"fork,omitempty"`

@@ -96,4 +96,11 @@ func (s *session) publish(ctx workflow.Context) {
 	if d != workflow.GetCurrentDetails(ctx) {
 		workflow.SetCurrentDetails(ctx, d)
 	}
+	if s.in.SearchAttributes { // false in sessions recorded before: no new command
+		status := StatusRunning
+		if s.done {
+			status = StatusDone
+		}
+		upsertSearchAttributes(ctx, s.in.SessionID, status)
+	}
 }

@@ -95,3 +95,35 @@ func TestSessionDetails(t *testing.T) {
 		t.Errorf("static summary %q, want %q", summary, want)
 	}
 }
+
+// A session in a namespace with toolpipe's search attributes tags itself and its
+// turns with the session id, and its status ends as done: a visibility query finds
+// every workflow of a session, and the sessions still running.
+func TestSessionSearchAttributes(t *testing.T) {
+	ensureSearchAttributes(t)
+	h := newAgentHarness(t,
+		fakeanthropic.Response{Content: []conversation.Block{use("t1", "Bash", map[string]any{"command": "echo hi"})}},
+		fakeanthropic.Response{Content: []conversation.Block{text("done")}},
+	)
+	run := h.start(workflows.SessionInput{SessionID: "sess-sa", Prompt: "go", Options: fastOptions(), SearchAttributes: true})
+	h.result(run)
+	attrs := func(id string) map[string]string {
+		d, err := h.c.DescribeWorkflowExecution(testenv.Context(t), id, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for k, p := range d.GetWorkflowExecutionInfo().GetSearchAttributes().GetIndexedFields() {
+			var v string
+			_ = converter.GetDefaultDataConverter().FromPayload(p, &v)
+			got[k] = v
+		}
+		return got
+	}
+	if got := attrs(run.GetID()); got[workflows.SearchAttributeSessionID] != "sess-sa" || got[workflows.SearchAttributeStatus] != workflows.StatusDone {
+		t.Fatalf("session search attributes %v", got)
+	}
+	if got := attrs(run.GetID() + "/turn-2"); got[workflows.SearchAttributeSessionID] != "sess-sa" || got[workflows.SearchAttributeStatus] != workflows.StatusDone {
+		t.Fatalf("turn search attributes %v", got)
+	}
+}

@@ -87,8 +87,13 @@ func (t *turn) upsertStatus(ctx workflow.Context) {
 	case len(t.pendingList()) > 0:
 		status = StatusWaiting
 	}
-	// The SDK keeps the values upserted so far (and those set at start), also on
-	// replay: they are the state that says what changed.
+	upsertSearchAttributes(ctx, t.in.SessionID, status)
+}
+
+// upsertSearchAttributes sets ToolpipeSessionID and ToolpipeStatus, with one event
+// only when a value changes. The SDK keeps the values upserted so far (and those set
+// at start), also on replay: they are the state that says what changed.
+func upsertSearchAttributes(ctx workflow.Context, sessionID, status string) {
 	statusKey := temporal.NewSearchAttributeKeyKeyword(SearchAttributeStatus)
 	sessionKey := temporal.NewSearchAttributeKeyKeyword(SearchAttributeSessionID)
 	current := workflow.GetTypedSearchAttributes(ctx)
@@ -96,14 +101,14 @@ func (t *turn) upsertStatus(ctx workflow.Context) {
 	if v, ok := current.GetKeyword(statusKey); !ok || v != status {
 		updates = append(updates, statusKey.ValueSet(status))
 	}
-	if v, ok := current.GetKeyword(sessionKey); !ok || v != t.in.SessionID {
-		updates = append(updates, sessionKey.ValueSet(t.in.SessionID))
+	if v, ok := current.GetKeyword(sessionKey); !ok || v != sessionID {
+		updates = append(updates, sessionKey.ValueSet(sessionID))
 	}
 	if len(updates) == 0 {
 		return
 	}
 	if err := workflow.UpsertTypedSearchAttributes(ctx, updates...); err != nil {
-		workflow.GetLogger(ctx).Warn("turn: upsert search attributes", "error", err)
+		workflow.GetLogger(ctx).Warn("upsert search attributes", "error", err)
 	}
 }
 

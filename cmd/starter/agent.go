@@ -145,7 +145,7 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 		return nil, err
 	}
 	in := workflows.SessionInput{
-		MCP:       mcp,
+		MCP: mcp, SearchAttributes: e.conn.HasSearchAttributes(ctx),
 		SessionID: e.cfg.Session, Prompt: prompt, Workdir: e.cfg.Workdir,
 		Model:    workflows.ModelOptions{Model: f.model, MaxTokens: f.maxTokens, System: f.system},
 		Settings: settings,
