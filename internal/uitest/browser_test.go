@@ -72,7 +72,8 @@ func TestUIShowsToolSummaries(t *testing.T) {
 	}
 
 	page := fmt.Sprintf("%s/namespaces/%s/workflows/%s/%s/history", conn.Server.UIAddress(), conn.Namespace, run.GetID(), run.GetRunID())
-	text, png := browse(ctx, t, page, "Bash: echo hello from the browser check")
+	wants := []string{"Bash: echo hello from the browser check", "Glob: **/*.txt", "Turn of session ui-check: 2 tool call(s)"}
+	text, png := browse(ctx, t, page, wants)
 	artifact := filepath.Join(artifactsDir(t), "ui-turn.png")
 	if err := os.WriteFile(artifact, png, 0o644); err != nil {
 		t.Fatal(err)
@@ -82,7 +83,7 @@ func TestUIShowsToolSummaries(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot: %s", artifact)
-	for _, want := range []string{"Bash: echo hello from the browser check", "Glob: **/*.txt", "Turn of session ui-check: 2 tool call(s)"} {
+	for _, want := range wants {
 		if !strings.Contains(text, want) {
 			t.Errorf("the workflow's page does not show %q (its text is in test-artifacts/ui-turn.txt)", want)
 		}
@@ -105,7 +106,7 @@ const pageText = `(() => {
 // browse opens url in a fresh headless Chromium, waits until its text contains
 // waitFor (the UI is a single-page app that fills in after load) or a minute has
 // passed, and returns the page's text and a full-page screenshot.
-func browse(ctx context.Context, t *testing.T, url, waitFor string) (string, []byte) {
+func browse(ctx context.Context, t *testing.T, url string, waitFor []string) (string, []byte) {
 	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromium),
@@ -134,7 +135,9 @@ func browse(ctx context.Context, t *testing.T, url, waitFor string) (string, []b
 		if err != nil {
 			t.Fatalf("read the page: %v", err)
 		}
-		if strings.Contains(text, waitFor) || time.Now().After(deadline) {
+		// The UI fills its parts (summaries in frames of their own) as its requests
+		// come back, in no set order: poll until every one is there.
+		if containsAll(text, waitFor) || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(500 * time.Millisecond)
@@ -163,4 +166,13 @@ func block(id, name string, input map[string]any) tool.Block {
 		panic(err)
 	}
 	return tool.Block{ID: id, Name: name, Input: b}
+}
+
+func containsAll(text string, wants []string) bool {
+	for _, w := range wants {
+		if !strings.Contains(text, w) {
+			return false
+		}
+	}
+	return true
 }
