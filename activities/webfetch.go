@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/webfetch"
@@ -17,6 +18,8 @@ type WebFetchConfig struct {
 	// AllowPrivate lets WebFetch reach loopback, private and link-local addresses
 	// (webfetch-allow-private).
 	AllowPrivate bool
+	// Timeout bounds one fetch (webfetch-timeout); 0 means webfetch.DefaultTimeout.
+	Timeout time.Duration
 	// Model, when it has an API key, answers the call's prompt from the page;
 	// without one the page itself is the result.
 	Model WebFetchModel
@@ -31,7 +34,11 @@ func newFetcher(cfg WebFetchConfig) *webfetch.Fetcher {
 	if cfg.Fetcher != nil {
 		return cfg.Fetcher
 	}
-	return webfetch.New(webfetch.WithAllowPrivate(cfg.AllowPrivate))
+	opts := []webfetch.Option{webfetch.WithAllowPrivate(cfg.AllowPrivate)}
+	if cfg.Timeout > 0 {
+		opts = append(opts, webfetch.WithTimeout(cfg.Timeout))
+	}
+	return webfetch.New(opts...)
 }
 
 // WebFetch fetches the call's URL and, when the worker has a model, asks it the

@@ -22,6 +22,8 @@ type Config struct {
 	// WebFetchAllowPrivate lets WebFetch reach loopback, private and link-local
 	// addresses (webfetch-allow-private).
 	WebFetchAllowPrivate bool
+	// WebFetchTimeout bounds one WebFetch (webfetch-timeout); 0 means the default.
+	WebFetchTimeout time.Duration
 }
 
 // shutdownGrace is how long running tools get to stop after SIGINT/SIGTERM: they
@@ -35,7 +37,7 @@ func Start(cfg Config) (sdkworker.Worker, error) {
 		return nil, fmt.Errorf("worker: Client, TaskQueue and StateDir are required")
 	}
 	acts, err := activities.New(activities.Config{StateDir: cfg.StateDir, Logger: cfg.Logger, Overrides: cfg.Overrides,
-		WebFetch: activities.WebFetchConfig{AllowPrivate: cfg.WebFetchAllowPrivate, Model: activities.WebFetchModelFromEnv()}})
+		WebFetch: activities.WebFetchConfig{AllowPrivate: cfg.WebFetchAllowPrivate, Timeout: cfg.WebFetchTimeout, Model: activities.WebFetchModelFromEnv()}})
 	if err != nil {
 		return nil, fmt.Errorf("worker: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -125,5 +126,49 @@ func TestWebFetchPrivateAddressRefusedEndToEnd(t *testing.T) {
 	}
 	if reqs := s.requests(); len(reqs) != 0 {
 		t.Errorf("the server got %v", reqs)
+	}
+}
+
+// A response larger than WebFetch reads is cut at 10 MB, without the rest being
+// sent, and its result, over the tool's threshold, is persisted with a preview; a
+// server that never finishes hits webfetch-timeout and the call reports it.
+func TestWebFetchHugeAndSlowEndToEnd(t *testing.T) {
+	release := make(chan struct{})
+	var served atomic.Int64
+	mux := http.NewServeMux()
+	mux.HandleFunc("/huge", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		line := []byte(strings.Repeat("x", 99) + "\n")
+		for i := 0; i < 300_000; i++ { // 30 MB unless the reader stops
+			if _, err := w.Write(line); err != nil {
+				return
+			}
+			served.Add(int64(len(line)))
+		}
+	})
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	})
+	s := httptest.NewServer(mux)
+	t.Cleanup(s.Close)
+	t.Cleanup(func() { close(release) }) // runs before the server's Close
+	m := runWebFetch(t, t.TempDir(), []string{"--webfetch-allow-private", "--webfetch-timeout", "2s"},
+		webFetch("h1", s.URL+"/huge"), webFetch("s1", s.URL+"/slow"))
+	byID := map[string]int{}
+	for i, c := range m.Content {
+		byID[c.ToolUseID] = i
+	}
+	huge := m.Content[byID["h1"]]
+	if huge.IsError || !strings.Contains(huge.Content, "<persisted-output>") || !strings.Contains(huge.Content, "Only its first 10485760 bytes were read") {
+		t.Errorf("h1: %.300s", huge.Content)
+	}
+	if n := served.Load(); n >= 30_000_000 {
+		t.Errorf("the server sent all %d bytes: WebFetch read past its limit", n)
+	}
+	if slow := m.Content[byID["s1"]]; !slow.IsError || !strings.Contains(slow.Content, "time limit") {
+		t.Errorf("s1: %+v", slow)
 	}
 }

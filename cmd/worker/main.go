@@ -63,7 +63,7 @@ func main() {
 			defer conn.Close()
 			w, err := tpworker.Start(tpworker.Config{
 				Client: conn.Client, TaskQueue: cfg.TaskQueue, StateDir: cfg.StateDir, Logger: log,
-				Overrides: config.WatchThresholds(v, log), WebFetchAllowPrivate: cfg.WebFetchAllowPrivate,
+				Overrides: config.WatchThresholds(v, log), WebFetchAllowPrivate: cfg.WebFetchAllowPrivate, WebFetchTimeout: cfg.WebFetchTimeout,
 			})
 			if err != nil {
 				return err
@@ -79,7 +79,7 @@ func main() {
 	cmd.Flags().BoolVar(&dev, "dev", false, "start the embedded Temporal server (SQLite in --state-dir) instead of connecting to a cluster")
 	cmd.Flags().String("config", "", "a toolpipe.yaml (default: ./toolpipe.yaml when present)")
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyTaskQueue, config.KeyPort, config.KeyUI,
-		config.KeyUIPort, config.KeyLogLevel, config.KeyHeartbeatTimeout, config.KeyWebFetchAllowPrivate)
+		config.KeyUIPort, config.KeyLogLevel, config.KeyHeartbeatTimeout, config.KeyWebFetchAllowPrivate, config.KeyWebFetchTimeout)
 	if err := cmd.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		os.Exit(1)

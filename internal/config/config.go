@@ -39,6 +39,8 @@ const (
 	// KeyWebFetchAllowPrivate lets WebFetch reach loopback, private and link-local
 	// addresses; off, such requests are refused (no server-side request forgery).
 	KeyWebFetchAllowPrivate = "webfetch-allow-private"
+	// KeyWebFetchTimeout bounds one WebFetch: connecting, redirects and the body.
+	KeyWebFetchTimeout = "webfetch-timeout"
 )
 
 // Config is the validated configuration.
@@ -61,6 +63,8 @@ type Config struct {
 	LogLevel         string
 	// WebFetchAllowPrivate lets WebFetch reach the local network.
 	WebFetchAllowPrivate bool
+	// WebFetchTimeout bounds one WebFetch.
+	WebFetchTimeout time.Duration
 	// File is the toolpipe.yaml in use, or "".
 	File string
 }
@@ -113,6 +117,8 @@ func AddFlags(fs *pflag.FlagSet, keys ...string) {
 			fs.Duration(k, 24*time.Hour, "how long a tool call waits for `starter approve` before it is denied")
 		case KeyWebFetchAllowPrivate:
 			fs.Bool(k, false, "let WebFetch reach loopback, private and link-local addresses")
+		case KeyWebFetchTimeout:
+			fs.Duration(k, time.Minute, "the longest a WebFetch may take, redirects and body included")
 		}
 	}
 }
@@ -148,6 +154,7 @@ func Load(fs *pflag.FlagSet, file string) (Config, *viper.Viper, error) {
 		Port: v.GetInt(KeyPort), UI: v.GetBool(KeyUI), UIPort: v.GetInt(KeyUIPort),
 		HeartbeatTimeout: v.GetDuration(KeyHeartbeatTimeout), LogLevel: v.GetString(KeyLogLevel), File: file,
 		PermissionModeSet: v.IsSet(KeyPermissionMode), AskTimeout: v.GetDuration(KeyAskTimeout),
+		WebFetchTimeout: v.GetDuration(KeyWebFetchTimeout),
 	}
 	allowPrivate, err := boolValue(v, KeyWebFetchAllowPrivate)
 	if err != nil {
@@ -201,6 +208,9 @@ func (c *Config) validate(used func(key string) bool) error {
 	if c.AskTimeout != 0 && c.AskTimeout < time.Second {
 		errs = append(errs, fmt.Errorf("%s %s is under 1s", KeyAskTimeout, c.AskTimeout))
 	}
+	if used(KeyWebFetchTimeout) && (c.WebFetchTimeout < time.Second || c.WebFetchTimeout > 10*time.Minute) {
+		errs = append(errs, fmt.Errorf("%s %s is not between 1s and 10m (a duration such as 30s)", KeyWebFetchTimeout, c.WebFetchTimeout))
+	}
 	if used(KeyHeartbeatTimeout) && c.HeartbeatTimeout < time.Second {
 		errs = append(errs, fmt.Errorf("%s %s is under 1s", KeyHeartbeatTimeout, c.HeartbeatTimeout))
 	}
@@ -227,7 +237,7 @@ func boolValue(v *viper.Viper, key string) (bool, error) {
 }
 
 var knownKeys = []string{KeyStateDir, KeyWorkdir, KeySettings, KeyPermissionMode, KeySession, KeyTaskQueue,
-	KeyPort, KeyUI, KeyUIPort, KeyHeartbeatTimeout, KeyLogLevel, KeyThresholds, KeyAskTimeout, KeyWebFetchAllowPrivate}
+	KeyPort, KeyUI, KeyUIPort, KeyHeartbeatTimeout, KeyLogLevel, KeyThresholds, KeyAskTimeout, KeyWebFetchAllowPrivate, KeyWebFetchTimeout}
 
 // checkFileKeys rejects a key in the config file that toolpipe does not know, naming
 // it: a misspelled key would otherwise silently leave its default in force.

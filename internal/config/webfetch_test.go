@@ -4,13 +4,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/pflag"
 )
 
 func webFetchFlags(args ...string) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
-	AddFlags(fs, KeyStateDir, KeyWebFetchAllowPrivate)
+	AddFlags(fs, KeyStateDir, KeyWebFetchAllowPrivate, KeyWebFetchTimeout)
 	if err := fs.Parse(args); err != nil {
 		panic(err)
 	}
@@ -45,5 +46,24 @@ func TestWebFetchAllowPrivate(t *testing.T) {
 	writeFile(t, file, "webfetch-allow-private: sometimes\n")
 	if _, err := load(webFetchFlags("--state-dir", dir), file); err == nil || !strings.Contains(err.Error(), `webfetch-allow-private "sometimes" is not true or false`) {
 		t.Fatalf("bad value: %v", err)
+	}
+}
+
+// webfetch-timeout defaults to a minute; one outside 1s-10m, or not a duration, is
+// refused with what to write instead.
+func TestWebFetchTimeout(t *testing.T) {
+	dir := t.TempDir()
+	if c, _, err := Load(webFetchFlags("--state-dir", dir), ""); err != nil || c.WebFetchTimeout != time.Minute {
+		t.Fatalf("default: %v %v", c.WebFetchTimeout, err)
+	}
+	if c, _, err := Load(webFetchFlags("--state-dir", dir, "--webfetch-timeout", "5s"), ""); err != nil || c.WebFetchTimeout != 5*time.Second {
+		t.Fatalf("flag: %v %v", c.WebFetchTimeout, err)
+	}
+	file := filepath.Join(dir, "toolpipe.yaml")
+	for _, bad := range []string{"100ms", "1h", "soon"} {
+		writeFile(t, file, "webfetch-timeout: "+bad+"\n")
+		if _, _, err := Load(webFetchFlags("--state-dir", dir), file); err == nil || !strings.Contains(err.Error(), "webfetch-timeout") || !strings.Contains(err.Error(), "between 1s and 10m") {
+			t.Errorf("%s: %v", bad, err)
+		}
 	}
 }
