@@ -3,13 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
@@ -74,13 +71,7 @@ func TestAgentCrashAndResume(t *testing.T) {
 	args := []string{"agent", "--session", "crash", "--workdir", work, "--heartbeat-timeout", "2s"}
 	first := starter(t, state, append(args, "count and wait")...)
 	first.Env = append(first.Env, "ANTHROPIC_BASE_URL="+fake.URL(), "ANTHROPIC_API_KEY=k-e2e")
-	first.Stdout, first.Stderr = io.Discard, io.Discard
-	if err := first.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitFile(t, filepath.Join(work, "running"), 60*time.Second)
-	first.Process.Signal(syscall.SIGKILL)
-	first.Wait()
+	killWhenRunning(t, first, filepath.Join(work, "running")) // e2e_test.go
 
 	second := starter(t, state, args...)
 	second.Env = append(second.Env, "ANTHROPIC_BASE_URL="+fake.URL(), "ANTHROPIC_API_KEY=k-e2e")

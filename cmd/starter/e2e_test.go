@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/toolpipe/toolpipe/internal/testenv"
 )
 
 // The end-to-end tests drive the built starter binary as a user would, each on a
@@ -79,27 +81,7 @@ func TestRunExampleTurn(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
-	m := decode(t, out)
-	main := filepath.Join(root, "examples", "project", "main.go")
-	want := []struct {
-		id, content string
-		isError     bool
-	}{
-		{"toolu_01", main, false},
-		{"toolu_02", main + ":7:\t// TODO: greet the user by name\n", false},
-		{"toolu_03", "9 examples/project/main.go\n", false},
-		{"toolu_04", "", false},
-		{"toolu_05", "Error: No such tool available: Frobnicate", true},
-	}
-	if m.Role != "user" || len(m.Content) != len(want) {
-		t.Fatalf("got %s", out)
-	}
-	for i, w := range want {
-		c := m.Content[i]
-		if c.Type != "tool_result" || c.ToolUseID != w.id || c.Content != w.content || c.IsError != w.isError {
-			t.Errorf("result %d: %+v, want %+v", i, c, w)
-		}
-	}
+	testenv.CheckExampleTurn(t, root, out)
 }
 
 func TestRunBadInputExits2(t *testing.T) {
@@ -137,6 +119,19 @@ func errorsAs(err error, target **exec.ExitError) bool {
 
 // waitFile waits for a file a tool creates: another process's side effect, with no
 // event to wait on but its appearance.
+// killWhenRunning starts cmd, waits until its tool has written marker, and kills
+// the whole starter (its embedded server and worker with it) with SIGKILL.
+func killWhenRunning(t *testing.T, cmd *exec.Cmd, marker string) {
+	t.Helper()
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFile(t, marker, 60*time.Second)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+}
+
 func waitFile(t *testing.T, path string, limit time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
@@ -200,14 +195,7 @@ func TestCrashAndResume(t *testing.T) {
 	os.WriteFile(msgFile, []byte(msg), 0o644)
 	args := []string{"run", "--workdir", work, "--heartbeat-timeout", "2s", msgFile}
 
-	first := starter(t, state, args...)
-	first.Stdout, first.Stderr = io.Discard, io.Discard
-	if err := first.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitFile(t, filepath.Join(work, "running"), 60*time.Second)
-	first.Process.Signal(syscall.SIGKILL)
-	first.Wait()
+	killWhenRunning(t, starter(t, state, args...), filepath.Join(work, "running"))
 
 	second := starter(t, state, args...)
 	var stderr bytes.Buffer

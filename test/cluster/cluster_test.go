@@ -17,7 +17,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -26,6 +25,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolpipe/toolpipe/internal/testenv"
 )
 
 func repoRoot() string {
@@ -85,16 +86,6 @@ func findStarter(env []string) string {
 	return ""
 }
 
-type userMsg struct {
-	Role    string `json:"role"`
-	Content []struct {
-		Type      string `json:"type"`
-		ToolUseID string `json:"tool_use_id"`
-		Content   string `json:"content"`
-		IsError   bool   `json:"is_error"`
-	} `json:"content"`
-}
-
 // TestExampleTurnOnPostgresCluster runs the README's example turn on the cluster
 // and expects the tool_result message of cmd/starter's TestRunExampleTurn.
 func TestExampleTurnOnPostgresCluster(t *testing.T) {
@@ -149,30 +140,7 @@ func TestExampleTurnOnPostgresCluster(t *testing.T) {
 	}
 	t.Logf("starter run on the cluster: %s", time.Since(start).Round(time.Millisecond))
 
-	var m userMsg
-	if err := json.Unmarshal(out, &m); err != nil {
-		t.Fatalf("stdout is not a user message: %v\n%s", err, out)
-	}
-	main := filepath.Join(root, "examples", "project", "main.go")
-	want := []struct {
-		id, content string
-		isError     bool
-	}{
-		{"toolu_01", main, false},
-		{"toolu_02", main + ":7:\t// TODO: greet the user by name\n", false},
-		{"toolu_03", "9 examples/project/main.go\n", false},
-		{"toolu_04", "", false},
-		{"toolu_05", "Error: No such tool available: Frobnicate", true},
-	}
-	if m.Role != "user" || len(m.Content) != len(want) {
-		t.Fatalf("got %s", out)
-	}
-	for i, w := range want {
-		c := m.Content[i]
-		if c.Type != "tool_result" || c.ToolUseID != w.id || c.Content != w.content || c.IsError != w.isError {
-			t.Errorf("result %d: %+v, want %+v", i, c, w)
-		}
-	}
+	testenv.CheckExampleTurn(t, root, out)
 
 	// The turn is in the cluster: querying it needs a worker polling the cluster's
 	// task queue (the finished workflow is replayed there), which is the worker

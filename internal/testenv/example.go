@@ -1,0 +1,46 @@
+package testenv
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+)
+
+// CheckExampleTurn asserts that out is the tool_result message the README's example
+// turn (examples/turn.json, run with the repository root root as working directory)
+// must print, wherever it ran: the embedded default or a cluster.
+func CheckExampleTurn(t testing.TB, root string, out []byte) {
+	t.Helper()
+	var m struct {
+		Role    string `json:"role"`
+		Content []struct {
+			Type      string `json:"type"`
+			ToolUseID string `json:"tool_use_id"`
+			Content   string `json:"content"`
+			IsError   bool   `json:"is_error"`
+		} `json:"content"`
+	}
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatalf("stdout is not a user message: %v\n%s", err, out)
+	}
+	main := filepath.Join(root, "examples", "project", "main.go")
+	want := []struct {
+		id, content string
+		isError     bool
+	}{
+		{"toolu_01", main, false},
+		{"toolu_02", main + ":7:\t// TODO: greet the user by name\n", false},
+		{"toolu_03", "9 examples/project/main.go\n", false},
+		{"toolu_04", "", false},
+		{"toolu_05", "Error: No such tool available: Frobnicate", true},
+	}
+	if m.Role != "user" || len(m.Content) != len(want) {
+		t.Fatalf("got %s", out)
+	}
+	for i, w := range want {
+		c := m.Content[i]
+		if c.Type != "tool_result" || c.ToolUseID != w.id || c.Content != w.content || c.IsError != w.isError {
+			t.Errorf("result %d: %+v, want %+v", i, c, w)
+		}
+	}
+}
