@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -148,19 +147,26 @@ func Load(fs *pflag.FlagSet, file string) (Config, *viper.Viper, error) {
 			return Config{}, nil, err
 		}
 	}
+	// Every value is read strictly: viper's GetInt, GetBool and GetDuration turn a
+	// typo (TOOLPIPE_PORT=abc, ui: maybe, a list where a string belongs) into a zero
+	// value without a word, and the command would run with it.
+	r := strictReader{v: v}
 	c := Config{
-		StateDir: v.GetString(KeyStateDir), Workdir: v.GetString(KeyWorkdir), Settings: v.GetString(KeySettings),
-		PermissionMode: v.GetString(KeyPermissionMode), Session: v.GetString(KeySession), TaskQueue: v.GetString(KeyTaskQueue),
-		Port: v.GetInt(KeyPort), UI: v.GetBool(KeyUI), UIPort: v.GetInt(KeyUIPort),
-		HeartbeatTimeout: v.GetDuration(KeyHeartbeatTimeout), LogLevel: v.GetString(KeyLogLevel), File: file,
-		PermissionModeSet: v.IsSet(KeyPermissionMode), AskTimeout: v.GetDuration(KeyAskTimeout),
-		WebFetchTimeout: v.GetDuration(KeyWebFetchTimeout),
+		StateDir: r.str(KeyStateDir), Workdir: r.str(KeyWorkdir), Settings: r.str(KeySettings),
+		PermissionMode: r.str(KeyPermissionMode), Session: r.str(KeySession), TaskQueue: r.str(KeyTaskQueue),
+		Port: r.integer(KeyPort), UI: r.boolean(KeyUI, true), UIPort: r.integer(KeyUIPort),
+		HeartbeatTimeout: r.duration(KeyHeartbeatTimeout), LogLevel: r.str(KeyLogLevel), File: file,
+		PermissionModeSet: v.IsSet(KeyPermissionMode), AskTimeout: r.duration(KeyAskTimeout),
+		WebFetchTimeout: r.duration(KeyWebFetchTimeout), WebFetchAllowPrivate: r.boolean(KeyWebFetchAllowPrivate, false),
 	}
-	allowPrivate, err := boolValue(v, KeyWebFetchAllowPrivate)
-	if err != nil {
-		return Config{}, nil, err
+	if _, err := readThresholds(v); err != nil {
+		// At start a bad threshold is an error; a bad edit while a worker runs is
+		// ignored with a warning (WatchThresholds), since nobody is there to read it.
+		r.errs = append(r.errs, errors.New(strings.TrimPrefix(err.Error(), "config: ")))
 	}
-	c.WebFetchAllowPrivate = allowPrivate
+	if err := errors.Join(r.errs...); err != nil {
+		return Config{}, nil, fmt.Errorf("config: %w", err)
+	}
 	// A key is checked when the command declares it or it is set anyway: a command
 	// without --session (status, approve) must not fail on an empty session.
 	used := func(key string) bool { return fs.Lookup(key) != nil || v.IsSet(key) }
@@ -221,19 +227,6 @@ func (c *Config) validate(used func(key string) bool) error {
 		return fmt.Errorf("config: %w", err)
 	}
 	return nil
-}
-
-// boolValue reads a boolean key strictly: viper's GetBool would read a typo such
-// as "ture" as false without a word.
-func boolValue(v *viper.Viper, key string) (bool, error) {
-	if !v.IsSet(key) {
-		return false, nil
-	}
-	b, err := strconv.ParseBool(fmt.Sprint(v.Get(key)))
-	if err != nil {
-		return false, fmt.Errorf("config: %s %q is not true or false", key, fmt.Sprint(v.Get(key)))
-	}
-	return b, nil
 }
 
 var knownKeys = []string{KeyStateDir, KeyWorkdir, KeySettings, KeyPermissionMode, KeySession, KeyTaskQueue,

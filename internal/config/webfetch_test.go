@@ -60,9 +60,9 @@ func TestWebFetchTimeout(t *testing.T) {
 		t.Fatalf("flag: %v %v", c.WebFetchTimeout, err)
 	}
 	file := filepath.Join(dir, "toolpipe.yaml")
-	for _, bad := range []string{"100ms", "1h", "soon"} {
+	for bad, want := range map[string]string{"100ms": "between 1s and 10m", "1h": "between 1s and 10m", "soon": "not a duration such as 30s"} {
 		writeFile(t, file, "webfetch-timeout: "+bad+"\n")
-		if _, _, err := Load(webFetchFlags("--state-dir", dir), file); err == nil || !strings.Contains(err.Error(), "webfetch-timeout") || !strings.Contains(err.Error(), "between 1s and 10m") {
+		if _, _, err := Load(webFetchFlags("--state-dir", dir), file); err == nil || !strings.Contains(err.Error(), "webfetch-timeout") || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v", bad, err)
 		}
 	}
