@@ -41,6 +41,9 @@ func (a *Activities) Bash(ctx context.Context, call tool.Call) (tool.Output, err
 			fmt.Sprintf("bash: %v", err), ErrInfrastructure, temporal.ApplicationErrorOptions{Cause: err})
 	}
 	defer res.discard()
+	if !res.timedOut {
+		a.noteExit(call, res.exitCode)
+	}
 	out, err := a.sizeControl(call, res.output)
 	if err != nil {
 		return tool.Output{}, err

@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -33,6 +34,13 @@ const (
 	AttrOutputSize     = attribute.Key("toolpipe.tool.output_size")
 	AttrPersisted      = attribute.Key("toolpipe.tool.persisted")
 	AttrErrorLine      = attribute.Key("toolpipe.tool.error")
+	// AttrSummary is the call as people read it: the tool and its main argument,
+	// shortened ("Bash(npm test)"), so a trace says what each call did.
+	AttrSummary = attribute.Key("toolpipe.tool.summary")
+	// AttrErrorType and AttrExitCode are OpenTelemetry's general names: error.type
+	// on every failed operation, process.exit.code for a process that ran.
+	AttrErrorType = attribute.Key("error.type")
+	AttrExitCode  = attribute.Key("process.exit.code")
 	AttrHookEvent      = attribute.Key("toolpipe.hook.event")
 	AttrHookCommand    = attribute.Key("toolpipe.hook.command")
 	AttrHookExitCode   = attribute.Key("toolpipe.hook.exit_code")
@@ -57,6 +65,7 @@ type callStats struct {
 	outputSize int64 // the whole output's size, before size control
 	persisted  bool
 	persistedN int64
+	exitCode   *int // the command's exit status, for tools that run a process
 }
 
 // statsKey finds a call's stats: tool_use ids are unique within a session, and size
@@ -89,6 +98,17 @@ func (a *Activities) notePersist(call tool.Call, res persistence.Result) {
 	}
 }
 
+// noteExit records the exit status of the process a call ran.
+func (a *Activities) noteExit(call tool.Call, code int) {
+	st := a.stats(call)
+	if st == nil {
+		return
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.exitCode = &code
+}
+
 // observed wraps a tool activity with a span per call and the tool metrics. The
 // span's tracer is the one behind the SDK's RunActivity span in ctx, so tracing is
 // on exactly when the client has the tracing interceptor, with nothing to pass
@@ -102,6 +122,7 @@ func (a *Activities) observed(name string, fn ToolFunc) ToolFunc {
 		attrs := []attribute.KeyValue{
 			AttrOperation.String("execute_tool"), AttrToolName.String(name), AttrToolCallID.String(call.ToolUseID),
 			AttrSessionID.String(call.SessionID), AttrConcurrentSafe.Bool(safe),
+			AttrSummary.String(tool.Describe(tool.Block{ID: call.ToolUseID, Name: name, Input: call.Input})),
 		}
 		if activity.IsActivity(ctx) {
 			attrs = append(attrs, AttrAttempt.Int(int(activity.GetInfo(ctx).Attempt)))
@@ -123,16 +144,30 @@ func (a *Activities) observed(name string, fn ToolFunc) ToolFunc {
 		if st.outputSize > 0 {
 			span.SetAttributes(AttrOutputSize.Int64(st.outputSize))
 		}
+		exitCode := st.exitCode
+		if exitCode != nil {
+			span.SetAttributes(AttrExitCode.Int(*exitCode))
+		}
 		persistedN := st.persistedN
 		st.mu.Unlock()
 		switch {
 		case err != nil:
 			span.RecordError(err)
 			span.SetStatus(codes.Error, err.Error())
+			span.SetAttributes(AttrErrorType.String("infrastructure"))
 		case out.IsError:
-			// A tool error is a result the model acts on, not a failure of toolpipe:
-			// the span says so without turning red.
-			span.SetAttributes(AttrErrorLine.String(firstLine(out.Content)))
+			// The model gets the error as a result and goes on, but the call did
+			// fail: back ends filter and colour failed operations by the span's
+			// status, as the GenAI conventions say for a tool call that errored.
+			line := firstLine(out.Content)
+			desc := line
+			if exitCode != nil && *exitCode != 0 {
+				// A command's output comes first and may be a persisted preview;
+				// its exit status is what failed.
+				desc = fmt.Sprintf("Exit code %d", *exitCode)
+			}
+			span.SetStatus(codes.Error, desc)
+			span.SetAttributes(AttrErrorLine.String(line), AttrErrorType.String("tool_error"))
 		}
 		record(ctx, out, err, elapsed, persistedN)
 		return out, err

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -143,15 +144,26 @@ func TestTurnSpanTree(t *testing.T) {
 		}
 	}
 	for id, want := range map[string]map[attribute.Key]string{
-		"b1": {activities.AttrToolName: "Bash", activities.AttrConcurrentSafe: "true", activities.AttrIsError: "false", activities.AttrPersisted: "false", activities.AttrResultSize: "3"},
-		"r1": {activities.AttrToolName: "Read", activities.AttrConcurrentSafe: "true", activities.AttrIsError: "false", activities.AttrSessionID: "s-trace"},
-		"b2": {activities.AttrConcurrentSafe: "false", activities.AttrIsError: "true", activities.AttrPersisted: "true", activities.AttrOutputSize: "108894", activities.AttrOperation: "execute_tool"},
+		"b1": {activities.AttrToolName: "Bash", activities.AttrConcurrentSafe: "true", activities.AttrIsError: "false", activities.AttrPersisted: "false", activities.AttrResultSize: "3",
+			activities.AttrSummary: "Bash(echo hi)", activities.AttrExitCode: "0", activities.AttrErrorType: ""},
+		"r1": {activities.AttrToolName: "Read", activities.AttrConcurrentSafe: "true", activities.AttrIsError: "false", activities.AttrSessionID: "s-trace", activities.AttrExitCode: ""},
+		"b2": {activities.AttrConcurrentSafe: "false", activities.AttrIsError: "true", activities.AttrPersisted: "true", activities.AttrOutputSize: "108894", activities.AttrOperation: "execute_tool",
+			activities.AttrExitCode: "1", activities.AttrErrorType: "tool_error", activities.AttrSummary: "Bash(seq 1 20000; mkdir -p d; false)"},
 	} {
 		for k, v := range want {
 			if g := attr(tools[id], k); g != v {
 				t.Errorf("%s: %s = %q, want %q", id, k, g, v)
 			}
 		}
+	}
+
+	// A failed call's span is marked failed, with the result's first line; a call
+	// that succeeded is not.
+	if st := tools["b2"].Status; st.Code != codes.Error || !strings.Contains(st.Description, "Exit code 1") {
+		t.Errorf("b2 (exit 1): span status %+v, want Error with the exit code", st)
+	}
+	if st := tools["b1"].Status; st.Code == codes.Error {
+		t.Errorf("b1 (exit 0): span status %+v", st)
 	}
 
 	var rm metricdata.ResourceMetrics
