@@ -185,6 +185,32 @@ func TestBashErrorCascades(t *testing.T) {
 	}
 }
 
+// §3.6: when two running Bash calls fail one after the other (the second's error
+// arrives before the cancellation reaches it), the first error is the cause: the
+// second does not cascade again, and queued siblings keep the first call's name.
+func TestSecondBashErrorKeepsTheFirstCause(t *testing.T) {
+	tr := New()
+	mustAdd(t, tr, bash("b1", "ls /first"), bash("b2", "ls /second"), edit("e1"))
+	if got := ids(tr.Scan()); !slices.Equal(got, []string{"b1", "b2"}) {
+		t.Fatalf("started %v, want the two read-only Bash calls together", got)
+	}
+	if cascade, _ := tr.Complete("b1", tool.Result{Content: "ls: /first: No such file", IsError: true}, nil); !cascade {
+		t.Fatal("the first Bash error must cascade")
+	}
+	if cascade, _ := tr.Complete("b2", tool.Result{Content: "ls: /second: No such file", IsError: true}, nil); cascade {
+		t.Fatal("a second Bash error must not cascade again")
+	}
+	tr.Scan()
+	want := SiblingErrorMessage("Bash(ls /first)")
+	if r := tr.Get("e1").Result; r == nil || r.Content != want {
+		t.Fatalf("queued sibling: %+v, want %q", r, want)
+	}
+	// b2 keeps its own result: it really ran and failed.
+	if r := tr.Get("b2").Result; r == nil || !strings.Contains(r.Content, "/second") {
+		t.Fatalf("b2: %+v", r)
+	}
+}
+
 // §3.6: a non-Bash error cascades nothing.
 func TestReadErrorCascadesNothing(t *testing.T) {
 	tr := New()
