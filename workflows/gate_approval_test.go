@@ -82,7 +82,7 @@ func TestApproveAndDeny(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	for _, id := range []string{"nope", "r2", "a3"} {
-		if err := h.updateErr(run, workflows.ApproveUpdate, workflows.ApprovalRequest{ToolUseID: id}); err == nil || !strings.Contains(err.Error(), "is not waiting for approval; waiting: a1") {
+		if err := h.updateErr(run, workflows.ApproveUpdate, workflows.ApprovalRequest{ToolUseID: id}); errorType(err) != workflows.ErrNotAwaitingApproval || !strings.Contains(err.Error(), "is not waiting for approval; waiting: a1") {
 			t.Fatalf("approve %s: %v", id, err)
 		}
 	}

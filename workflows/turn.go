@@ -65,7 +65,7 @@ func Turn(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 	}
 	if err := validateBlocks(t.tracker, in.Blocks); err != nil {
 		return TurnResult{}, temporal.NewApplicationErrorWithOptions(
-			fmt.Sprintf("turn: %v", err), ErrBadTurnInput, temporal.ApplicationErrorOptions{NonRetryable: true})
+			"turn: "+message(err), ErrBadTurnInput, temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
 	if in.MCP && len(in.MCPTools) == 0 {
 		t.listMCP(ctx)
@@ -162,15 +162,15 @@ func (t *turn) interrupt() {
 // too many for one turn.
 func validateBlocks(tr *scheduler.Tracker, blocks []tool.Block) error {
 	if len(tr.Tools())+len(blocks) > MaxToolsPerTurn {
-		return fmt.Errorf("a turn holds at most %d tool calls; this one would have %d", MaxToolsPerTurn, len(tr.Tools())+len(blocks))
+		return rejection(ErrTooManyTools, "a turn holds at most %d tool calls; this one would have %d", MaxToolsPerTurn, len(tr.Tools())+len(blocks))
 	}
 	seen := map[string]bool{}
 	for _, b := range blocks {
 		if err := tool.CheckBlock(b); err != nil {
-			return err
+			return rejection(ErrMalformedBlock, "%v", err)
 		}
 		if seen[b.ID] || tr.Has(b.ID) {
-			return fmt.Errorf("duplicate tool_use id %q", b.ID)
+			return rejection(ErrDuplicateToolUseID, "duplicate tool_use id %q", b.ID)
 		}
 		seen[b.ID] = true
 	}

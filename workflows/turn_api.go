@@ -1,7 +1,11 @@
 package workflows
 
 import (
+	"errors"
+	"fmt"
 	"time"
+
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/toolpipe/toolpipe/scheduler"
 	"github.com/toolpipe/toolpipe/tool"
@@ -23,11 +27,42 @@ const (
 	StateQuery = "State"
 )
 
-// Error types of the Turn workflow's failures.
+// Error types of the Turn workflow's failures and of its rejected updates. Clients
+// classify errors on these (temporal.ApplicationError's Type), never on their text.
 const (
 	// ErrBadTurnInput: the start input cannot be run; retrying cannot help.
 	ErrBadTurnInput = "BadTurnInput"
+	// ErrDuplicateToolUseID: a block's id is one the turn already tracks (or repeats
+	// within the update). A client re-sending blocks after a crash expects it.
+	ErrDuplicateToolUseID = "DuplicateToolUseID"
+	// ErrMalformedBlock: a block without an id or a name, with an id that cannot
+	// name a file, or with an input that is not JSON.
+	ErrMalformedBlock = "MalformedBlock"
+	// ErrTooManyTools: the turn would hold more than MaxToolsPerTurn calls.
+	ErrTooManyTools = "TooManyTools"
+	// ErrIntakeClosed: AddBlocks after CloseIntake.
+	ErrIntakeClosed = "IntakeClosed"
+	// ErrBadCursor: Collect from a cursor past what was yielded.
+	ErrBadCursor = "BadCursor"
+	// ErrNotAwaitingApproval: Approve or Deny for a call that is not waiting.
+	ErrNotAwaitingApproval = "NotAwaitingApproval"
 )
+
+// rejection is a refused update or start input: an application error of the given
+// type, not retryable, whose message says what was wrong.
+func rejection(errType, format string, args ...any) error {
+	return temporal.NewApplicationErrorWithOptions(fmt.Sprintf(format, args...), errType,
+		temporal.ApplicationErrorOptions{NonRetryable: true})
+}
+
+// message is an error's own text without the SDK's "(type: …, retryable: …)" tail.
+func message(err error) string {
+	var ae *temporal.ApplicationError
+	if errors.As(err, &ae) {
+		return ae.Message()
+	}
+	return err.Error()
+}
 
 // MaxToolsPerTurn bounds one turn so that its history and state stay bounded.
 const MaxToolsPerTurn = 2000

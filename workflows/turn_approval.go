@@ -90,7 +90,7 @@ func (t *turn) registerApprovals(ctx workflow.Context) error {
 					if p, ok := t.gate.pending[req.ToolUseID]; ok && !p.answered {
 						return nil
 					}
-					return fmt.Errorf("tool_use %q is not waiting for approval; waiting: %s", req.ToolUseID, t.pendingIDs())
+					return rejection(ErrNotAwaitingApproval, "tool_use %q is not waiting for approval; waiting: %s", req.ToolUseID, t.pendingIDs())
 				},
 				Description: u.desc,
 			})

@@ -1,7 +1,6 @@
 package workflows
 
 import (
-	"errors"
 	"fmt"
 
 	"go.temporal.io/sdk/workflow"
@@ -31,7 +30,7 @@ func (t *turn) register(ctx workflow.Context) error {
 		workflow.UpdateHandlerOptions{
 			Validator: func(ctx workflow.Context, blocks []tool.Block) error {
 				if t.closed {
-					return errors.New("the turn's intake is closed: no more tool_use blocks can be added")
+					return rejection(ErrIntakeClosed, "the turn's intake is closed: no more tool_use blocks can be added")
 				}
 				return validateBlocks(t.tracker, blocks)
 			},
@@ -57,7 +56,7 @@ func (t *turn) register(ctx workflow.Context) error {
 		workflow.UpdateHandlerOptions{
 			Validator: func(ctx workflow.Context, req CollectRequest) error {
 				if req.From < 0 || req.From > len(t.emitted) {
-					return fmt.Errorf("cursor %d is out of range: %d results were yielded so far", req.From, len(t.emitted))
+					return rejection(ErrBadCursor, "cursor %d is out of range: %d results were yielded so far", req.From, len(t.emitted))
 				}
 				return nil
 			},

@@ -2,12 +2,14 @@ package workflows_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/scheduler"
@@ -301,13 +303,17 @@ func TestStreamingIntakeAndCollect(t *testing.T) {
 	if !slices.Equal(got, []string{"r1", "r2"}) {
 		t.Fatalf("collected %v", got)
 	}
-	for name, blocks := range map[string][]tool.Block{
-		"duplicate id": {readB("r1")},
-		"no id":        {{Name: tool.ReadName, Input: raw(map[string]any{"file_path": "/x"})}},
-		"no name":      {{ID: "n1", Input: raw(map[string]any{"file_path": "/x"})}},
+	for name, c := range map[string]struct {
+		blocks  []tool.Block
+		errType string
+	}{
+		"duplicate id": {[]tool.Block{readB("r1")}, workflows.ErrDuplicateToolUseID},
+		"no id":        {[]tool.Block{{Name: tool.ReadName, Input: raw(map[string]any{"file_path": "/x"})}}, workflows.ErrMalformedBlock},
+		"no name":      {[]tool.Block{{ID: "n1", Input: raw(map[string]any{"file_path": "/x"})}}, workflows.ErrMalformedBlock},
 	} {
-		if err := h.updateErr(run, workflows.AddBlocksUpdate, blocks); err == nil {
-			t.Errorf("%s: AddBlocks accepted a bad block", name)
+		err := h.updateErr(run, workflows.AddBlocksUpdate, c.blocks)
+		if got := errorType(err); got != c.errType {
+			t.Errorf("%s: AddBlocks answered %v (type %q), want a rejection of type %s", name, err, got, c.errType)
 		}
 	}
 	release := make(chan struct{})
@@ -318,11 +324,24 @@ func TestStreamingIntakeAndCollect(t *testing.T) {
 	h.mustUpdate(run, workflows.AddBlocksUpdate, []tool.Block{readB("r3")})
 	h.mustUpdate(run, workflows.CloseIntakeUpdate)
 	err := h.updateErr(run, workflows.AddBlocksUpdate, []tool.Block{readB("r9")})
-	if err == nil || !strings.Contains(err.Error(), "intake is closed") {
-		t.Errorf("AddBlocks after close: %v, want a rejection saying the intake is closed", err)
+	if errorType(err) != workflows.ErrIntakeClosed || !strings.Contains(err.Error(), "intake is closed") {
+		t.Errorf("AddBlocks after close: %v, want a rejection of type %s saying the intake is closed", err, workflows.ErrIntakeClosed)
+	}
+	if err := h.updateErr(run, workflows.CollectUpdate, workflows.CollectRequest{From: 99}); errorType(err) != workflows.ErrBadCursor {
+		t.Errorf("Collect from 99: %v, want a rejection of type %s", err, workflows.ErrBadCursor)
 	}
 	close(release)
 	if res := h.result(run); !slices.Equal(resultIDs(res.Results), []string{"r1", "r2", "r3"}) {
 		t.Fatalf("result %v", resultIDs(res.Results))
 	}
+}
+
+// errorType is the application error type of err, or "" when it has none: clients
+// classify rejections on it.
+func errorType(err error) string {
+	var ae *temporal.ApplicationError
+	if errors.As(err, &ae) {
+		return ae.Type()
+	}
+	return ""
 }
