@@ -20,6 +20,14 @@ import (
 var turnHistories = []string{
 	"testdata/turn_history.json",             // before start-input-first
 	"testdata/turn_history_start_first.json", // start-input-first (GetVersion 1)
+	"testdata/turn_history_cancelled.json",   // terminal-status: a cancelled turn with search attributes
+}
+
+// turnRecorders record each history again with TOOLPIPE_RECORD_HISTORY=1 (only the
+// newest is recorded: older ones are what older code wrote).
+var turnRecorders = map[string]func(t *testing.T, path string){
+	"testdata/turn_history_start_first.json": recordTurnHistory,
+	"testdata/turn_history_cancelled.json":   recordCancelledTurnHistory,
 }
 
 // TestTurnReplay replays the recorded Turn histories (streamed blocks, a Bash error
@@ -27,7 +35,8 @@ var turnHistories = []string{
 // that would break running turns fails here.
 func TestTurnReplay(t *testing.T) {
 	if os.Getenv("TOOLPIPE_RECORD_HISTORY") == "1" {
-		recordTurnHistory(t, turnHistories[len(turnHistories)-1])
+		last := turnHistories[len(turnHistories)-1]
+		turnRecorders[last](t, last)
 	}
 	r := sdkworker.NewWorkflowReplayer()
 	r.RegisterWorkflowWithOptions(workflows.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName})
@@ -57,5 +66,24 @@ func recordTurnHistory(t *testing.T, path string) {
 	})
 	h.mustUpdate(run, workflows.CloseIntakeUpdate)
 	h.result(run)
+	testenv.WriteHistory(t, path, testenv.History(t, h.c, run.GetID(), run.GetRunID()))
+}
+
+// recordCancelledTurnHistory records a turn with search attributes that is cancelled
+// after its first tool completed: its last commands are the terminal status.
+func recordCancelledTurnHistory(t *testing.T, path string) {
+	ensureSearchAttributes(t)
+	h := realHarness(t)
+	dir := t.TempDir()
+	run := h.start(workflows.TurnInput{SessionID: "sess-replay", Workdir: dir, SearchAttributes: true,
+		Blocks: []tool.Block{bashB("b1", "echo one")}})
+	h.mustUpdate(run, workflows.AddBlocksUpdate, []tool.Block{bashB("b2", "sleep 30")})
+	h.waitState(run, "b2 running", func(s workflows.TurnState) bool {
+		return len(s.Tools) == 2 && s.Tools[1].Status == "executing"
+	})
+	if err := h.c.CancelWorkflow(testenv.Context(t), run.GetID(), run.GetRunID()); err != nil {
+		t.Fatal(err)
+	}
+	_ = run.Get(testenv.Context(t), nil)
 	testenv.WriteHistory(t, path, testenv.History(t, h.c, run.GetID(), run.GetRunID()))
 }

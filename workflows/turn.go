@@ -20,6 +20,9 @@ type turn struct {
 	context tool.Context
 	emitted []tool.Result
 	closed  bool
+	// terminal is the final ToolpipeStatus of a turn that ends without finishing
+	// (cancelled), or "".
+	terminal string
 
 	// siblingCtx parents every tool's context; cancelling it is the Bash cascade.
 	// It is a child of the workflow context, so the turn itself is never cancelled.
@@ -74,6 +77,9 @@ func Turn(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 	t.ready = true
 
 	if err := workflow.Await(ctx, func() bool { return t.finished() && workflow.AllHandlersFinished(ctx) }); err != nil {
+		if temporal.IsCanceledError(err) {
+			t.upsertTerminal(ctx, StatusCancelled)
+		}
 		return TurnResult{}, fmt.Errorf("turn: %w", err)
 	}
 	t.publish() // the intake may have closed after the last tool was yielded

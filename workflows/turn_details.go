@@ -18,7 +18,7 @@ import (
 const (
 	// SearchAttributeSessionID (Keyword) is the turn's session id.
 	SearchAttributeSessionID = "ToolpipeSessionID"
-	// SearchAttributeStatus (Keyword) is StatusRunning or StatusDone.
+	// SearchAttributeStatus (Keyword) is one of the Status* values below.
 	SearchAttributeStatus = "ToolpipeStatus"
 )
 
@@ -31,7 +31,32 @@ const (
 	StatusWaiting = string(StatusAwaitingApproval)
 	// StatusDone: every tool has been yielded and the intake is closed.
 	StatusDone = "done"
+	// StatusCancelled: the workflow was cancelled before it finished.
+	StatusCancelled = "cancelled"
+	// StatusFailed: the workflow failed (for a session: a model error nothing could
+	// fix); its failure says why.
+	StatusFailed = "failed"
 )
+
+// terminalStatus is the GetVersion change that gives a cancelled turn its final
+// status: turns cancelled before it existed replay with no upsert at the end.
+const terminalStatus = "terminal-status"
+
+// upsertTerminal records why a turn ends without finishing, on a context that a
+// cancellation does not stop (the upsert is the last command of a cancelled run).
+func (t *turn) upsertTerminal(ctx workflow.Context, status string) {
+	if !t.in.SearchAttributes {
+		return
+	}
+	dctx, _ := workflow.NewDisconnectedContext(ctx)
+	if workflow.GetVersion(dctx, terminalStatus, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return
+	}
+	// Tools that complete in the same workflow task still publish their state after
+	// this: the terminal status stays.
+	t.terminal = status
+	upsertSearchAttributes(dctx, t.in.SessionID, status)
+}
 
 // detailsMaxRows bounds the table of the current details: the UI shows it at a
 // glance, and rendering it runs on every scheduling step of a turn of up to
@@ -82,6 +107,8 @@ func (t *turn) upsertStatus(ctx workflow.Context) {
 	}
 	status := StatusRunning
 	switch {
+	case t.terminal != "":
+		status = t.terminal
 	case t.finished():
 		status = StatusDone
 	case len(t.pendingList()) > 0:

@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/scheduler"
@@ -172,11 +173,38 @@ func TestTurnSearchAttributes(t *testing.T) {
 		t.Errorf("%d upsert events; want 2 (running with the session, then done)", n)
 	}
 
+	// A cancelled turn says so, instead of staying "running" for ever.
+	cancelled := h.start(workflows.TurnInput{SessionID: "sess-sa", SearchAttributes: true, Blocks: []tool.Block{readB("r3")}})
+	h.waitEvent("end r3")
+	if err := h.c.CancelWorkflow(testenv.Context(t), cancelled.GetID(), cancelled.GetRunID()); err != nil {
+		t.Fatal(err)
+	}
+	if err := cancelled.Get(testenv.Context(t), nil); !temporal.IsCanceledError(err) {
+		t.Fatalf("cancelled turn ended with %v", err)
+	}
+	if got := statusOf(t, h.c, cancelled); got != workflows.StatusCancelled {
+		t.Errorf("cancelled turn: ToolpipeStatus %q, want %q", got, workflows.StatusCancelled)
+	}
+
 	off := h.start(workflows.TurnInput{CloseIntake: true, Blocks: []tool.Block{readB("r2")}})
 	h.result(off)
 	if n := upserts(t, h.c, off); n != 0 {
 		t.Errorf("%d upsert events with SearchAttributes off", n)
 	}
+}
+
+// statusOf reads a workflow's ToolpipeStatus as the visibility store has it.
+func statusOf(t *testing.T, c client.Client, run client.WorkflowRun) string {
+	t.Helper()
+	d, err := c.DescribeWorkflowExecution(testenv.Context(t), run.GetID(), run.GetRunID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v string
+	if p := d.GetWorkflowExecutionInfo().GetSearchAttributes().GetIndexedFields()[workflows.SearchAttributeStatus]; p != nil {
+		_ = converter.GetDefaultDataConverter().FromPayload(p, &v)
+	}
+	return v
 }
 
 // upserts counts the upserts of toolpipe's own search attributes (GetVersion upserts
