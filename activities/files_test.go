@@ -101,7 +101,8 @@ func TestWriteAndEditRequireRead(t *testing.T) {
 	}
 }
 
-func TestGlobNewestFirst(t *testing.T) {
+// Glob lists oldest first, relative to the working directory, as Claude Code does.
+func TestGlobOldestFirstRelative(t *testing.T) {
 	a, dir := newActs(t), t.TempDir()
 	old, mid, newest := filepath.Join(dir, "a.go"), filepath.Join(dir, "x", "b.go"), filepath.Join(dir, "x", "y", "c.go")
 	for i, p := range []string{old, mid, newest} {
@@ -111,8 +112,12 @@ func TestGlobNewestFirst(t *testing.T) {
 	}
 	write(t, filepath.Join(dir, "skip.txt"), "")
 	out, _ := a.Glob(context.Background(), call(t, tool.GlobName, dir, map[string]any{"pattern": "**/*.go"}))
-	if want := strings.Join([]string{newest, mid, old}, "\n"); out.Content != want {
+	if want := "a.go\nx/b.go\nx/y/c.go"; out.Content != want {
 		t.Fatalf("glob:\n%s\nwant:\n%s", out.Content, want)
+	}
+	out, _ = a.Glob(context.Background(), call(t, tool.GlobName, dir, map[string]any{"pattern": "*", "path": "nope"}))
+	if want := "Directory does not exist: nope. Note: your current working directory is " + dir + "."; !out.IsError || out.Content != want {
+		t.Fatalf("missing directory: %+v", out)
 	}
 }
 

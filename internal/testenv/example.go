@@ -28,7 +28,7 @@ func CheckExampleTurn(t testing.TB, root string, out []byte) {
 		id, content string
 		isError     bool
 	}{
-		{"toolu_01", main, false},
+		{"toolu_01", "examples/project/main.go", false}, // relative to the working directory, as Claude Code prints it
 		{"toolu_02", main + ":7:\t// TODO: greet the user by name\n", false},
 		{"toolu_03", "9 examples/project/main.go\n", false},
 		{"toolu_04", "", false},
