@@ -129,13 +129,16 @@ func TestGrepModesAndGitignore(t *testing.T) {
 	write(t, filepath.Join(dir, "b.txt"), "TODO two\nTODO three\n")
 	write(t, filepath.Join(dir, "ignored", "c.txt"), "TODO hidden\n")
 	ctx := context.Background()
+	// Claude Code's order: newest first, paths relative to the working directory.
+	ts := time.Unix(1_700_000_000, 0)
+	os.Chtimes(filepath.Join(dir, "b.txt"), ts, ts) // older: listed after a.txt
 	out, _ := a.Grep(ctx, call(t, tool.GrepName, dir, map[string]any{"pattern": "TODO"}))
-	want := fmt.Sprintf("Found 2 files\n%s\n%s", filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt"))
+	want := "Found 2 files\na.txt\nb.txt"
 	if out.IsError || out.Content != want {
 		t.Fatalf("files_with_matches:\n%s", out.Content)
 	}
 	out, _ = a.Grep(ctx, call(t, tool.GrepName, dir, map[string]any{"pattern": "todo", "-i": true, "-n": true, "output_mode": "content", "path": "b.txt"}))
-	if out.Content != "1:TODO two\n2:TODO three\n" {
+	if out.Content != "1:TODO two\n2:TODO three" {
 		t.Fatalf("content: %q", out.Content)
 	}
 	out, _ = a.Grep(ctx, call(t, tool.GrepName, dir, map[string]any{"pattern": "nothing-here"}))
