@@ -16,15 +16,15 @@ import (
 // respected, version-control directories and symbolic links skipped, names in
 // order) and its matching, for workers without rg.
 type goGrep struct {
-	ctx      context.Context
-	req      GrepRequest
-	root     string
-	re       *regexp.Regexp
-	include  []string
-	exclude  []string
-	isType   func(string) bool
-	ignores  *ignores
-	c        *collector
+	ctx     context.Context
+	req     GrepRequest
+	root    string
+	re      *regexp.Regexp
+	include []string
+	exclude []string
+	isType  func(string) bool
+	ignores *ignores
+	c       *collector
 }
 
 // runGo searches with the Go engine.

@@ -90,11 +90,15 @@ func TestGrepMatchesClaudeCode(t *testing.T) {
 			"Found 1 file limit: 1, offset: 1\nsrc/sub/b.go"},
 		{"offset past the end", with(func(r *GrepRequest) { r.HeadLimit, r.Offset = 1, 5 }),
 			"No entries at this offset. [Showing results with pagination = offset: 5]"},
-		{"pagination content", with(func(r *GrepRequest) { r.Mode, r.HeadLimit, r.Offset, r.Path = ModeContent, 2, 1, filepath.Join(dir, "src") }),
+		{"pagination content", with(func(r *GrepRequest) {
+			r.Mode, r.HeadLimit, r.Offset, r.Path = ModeContent, 2, 1, filepath.Join(dir, "src")
+		}),
 			"src/sub/b.go:1:TODO one\nsrc/sub/b.go:3:TODO two\n\n[Showing results with pagination = offset: 1]"},
 		{"pagination count", with(func(r *GrepRequest) { r.Mode, r.HeadLimit = ModeCount, 2 }),
 			".env:1\nlong.txt:1\n\nFound 5 total occurrences across 4 files. with pagination = limit: 2"},
-		{"explicit file: no file name", with(func(r *GrepRequest) { r.Mode, r.Path, r.Before, r.After, r.Pattern = ModeContent, filepath.Join(dir, "ml.txt"), 1, 1, "foo" }),
+		{"explicit file: no file name", with(func(r *GrepRequest) {
+			r.Mode, r.Path, r.Before, r.After, r.Pattern = ModeContent, filepath.Join(dir, "ml.txt"), 1, 1, "foo"
+		}),
 			"1-a\n2:foo\n3-bar"},
 		{"explicit file in count mode keeps its name", with(func(r *GrepRequest) { r.Mode, r.Path = ModeCount, filepath.Join(dir, "src/a.txt") }),
 			"src/a.txt:1\n\nFound 1 total occurrence across 1 file."},
