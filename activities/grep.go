@@ -1,6 +1,7 @@
 package activities
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -60,8 +61,8 @@ func (a *Activities) Grep(ctx context.Context, call tool.Call) (tool.Output, err
 }
 
 // grepRequest gives the input's fields Claude Code's meaning: -n on by default,
-// head_limit 250 by default and 0 for all, context (or -C) for both sides unless
-// -A or -B says otherwise.
+// head_limit 250 by default and 0 for all, context (or -C) for both sides,
+// overriding -A and -B.
 func grepRequest(in tool.GrepInput, workdir, path string) search.GrepRequest {
 	req := search.GrepRequest{
 		Workdir: workdir, Path: path, Pattern: in.Pattern, Glob: in.Glob, Type: in.Type, Mode: in.OutputMode,
@@ -74,19 +75,16 @@ func grepRequest(in tool.GrepInput, workdir, path string) search.GrepRequest {
 	if in.Offset != nil {
 		req.Offset = *in.Offset
 	}
-	around := in.Context
-	if around == nil {
-		around = in.C
-	}
-	for _, side := range []struct {
-		dst       *int
-		own, both *int
-	}{{&req.Before, in.Before, around}, {&req.After, in.After, around}} {
-		switch {
-		case side.own != nil:
-			*side.dst = *side.own
-		case side.both != nil:
-			*side.dst = *side.both
+	// context (or its alias -C) wins over -A and -B, as in Claude Code.
+	switch around := cmp.Or(in.Context, in.C); {
+	case around != nil:
+		req.Before, req.After = *around, *around
+	default:
+		if in.Before != nil {
+			req.Before = *in.Before
+		}
+		if in.After != nil {
+			req.After = *in.After
 		}
 	}
 	return req

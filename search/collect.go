@@ -160,13 +160,14 @@ func (c *collector) render(abs string, l outLine) {
 // finish writes what Claude Code writes around the page.
 func (c *collector) finish() error {
 	note := pagination(c.req.HeadLimit, c.req.Offset, c.total)
-	if c.total > 0 && c.req.Offset >= c.total {
-		_, err := fmt.Fprintf(c.w, "No entries at this offset. [Showing results with pagination = %s]", note)
-		return err
-	}
+	past := c.total > 0 && c.req.Offset >= c.total // the page is empty, the search was not
 	var err error
 	switch c.req.Mode {
 	case ModeFiles:
+		if past {
+			_, err = fmt.Fprintf(c.w, "No entries at this offset. [Showing results with pagination = %s]", note)
+			return err
+		}
 		if c.total == 0 {
 			_, err = io.WriteString(c.w, "No files found")
 			return err
@@ -178,13 +179,19 @@ func (c *collector) finish() error {
 		}
 		_, err = fmt.Fprintf(c.w, "\n%s", strings.Join(files, "\n"))
 	case ModeContent:
-		if c.total == 0 {
+		switch {
+		case past:
+			_, err = fmt.Fprintf(c.w, "No entries at this offset\n\n[Showing results with pagination = %s]", note)
+		case c.total == 0:
 			_, err = io.WriteString(c.w, "No matches found")
-		} else if note != "" {
+		case note != "":
 			_, err = fmt.Fprintf(c.w, "\n\n[Showing results with pagination = %s]", note)
 		}
 	case ModeCount:
-		if c.total == 0 {
+		switch {
+		case past:
+			io.WriteString(c.w, "No entries at this offset")
+		case c.total == 0:
 			io.WriteString(c.w, "No matches found")
 		}
 		_, err = fmt.Fprintf(c.w, "\n\nFound %d total %s across %d %s.", c.matches, plural(c.matches, "occurrence", "occurrences"),

@@ -90,6 +90,10 @@ func TestGrepMatchesClaudeCode(t *testing.T) {
 			"Found 1 file limit: 1, offset: 1\nsrc/sub/b.go"},
 		{"offset past the end", with(func(r *GrepRequest) { r.HeadLimit, r.Offset = 1, 5 }),
 			"No entries at this offset. [Showing results with pagination = offset: 5]"},
+		{"offset past the end, content", with(func(r *GrepRequest) { r.Mode, r.Offset = ModeContent, 10 }),
+			"No entries at this offset\n\n[Showing results with pagination = offset: 10]"},
+		{"offset past the end, count", with(func(r *GrepRequest) { r.Mode, r.Offset = ModeCount, 10 }),
+			"No entries at this offset\n\nFound 5 total occurrences across 4 files. with pagination = offset: 10"},
 		{"pagination content", with(func(r *GrepRequest) {
 			r.Mode, r.HeadLimit, r.Offset, r.Path = ModeContent, 2, 1, filepath.Join(dir, "src")
 		}),
