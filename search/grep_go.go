@@ -29,11 +29,11 @@ type goGrep struct {
 
 // runGo searches with the Go engine.
 func runGo(ctx context.Context, req GrepRequest, explicit bool, c *collector) error {
+	// rg's ^ and $ match at line ends; with -U --multiline-dotall . also
+	// matches a newline.
 	expr := req.Pattern
-	switch {
-	case req.Multiline:
+	if req.Multiline {
 		expr = "(?ms)" + expr
-	case req.CaseInsensitive:
 	}
 	if req.CaseInsensitive {
 		expr = "(?i)" + expr
