@@ -47,6 +47,12 @@ func newCollector(req GrepRequest, explicit bool, w io.Writer) *collector {
 
 func (c *collector) hidden(abs string) bool { return c.req.Hide != nil && c.req.Hide(abs) }
 
+// full reports that the page is complete and known to be truncated, so the search
+// can stop: content mode prints no total, unlike the count and files modes.
+func (c *collector) full() bool {
+	return c.req.Mode == ModeContent && c.req.HeadLimit > 0 && c.total > c.req.Offset+c.req.HeadLimit
+}
+
 // emit pages one output line (content and count modes).
 func (c *collector) emit(s string) {
 	i := c.total

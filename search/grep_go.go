@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -63,10 +64,15 @@ func runGo(ctx context.Context, req GrepRequest, explicit bool, c *collector) er
 	}
 	if explicit {
 		// A file named explicitly is searched whatever the filters say, as rg does.
-		return g.file(req.Path, true)
+		err = g.file(req.Path, true)
+	} else {
+		g.ignores = newIgnores(req.Path)
+		err = g.dir(req.Path)
 	}
-	g.ignores = newIgnores(req.Path)
-	return g.dir(req.Path)
+	if errors.Is(err, errStop) {
+		return nil
+	}
+	return err
 }
 
 // globHit matches a --glob pattern as rg does: against the name when the pattern
@@ -152,6 +158,9 @@ func (g *goGrep) file(abs string, explicit bool) error {
 	}
 	g.emitContent(abs, lines, matched, subs)
 	g.c.end(abs, binaryAt)
+	if g.c.full() {
+		return errStop // the page is full: no need to search further
+	}
 	return nil
 }
 

@@ -55,6 +55,8 @@ func rgArgs(req GrepRequest) []string {
 
 // runRg runs ripgrep and feeds its output to c as it streams.
 func runRg(ctx context.Context, req GrepRequest, explicit bool, c *collector) error {
+	ctx, stopRg := context.WithCancel(ctx)
+	defer stopRg()
 	cmd := exec.CommandContext(ctx, req.Rg, rgArgs(req)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var stderr bytes.Buffer
@@ -78,6 +80,11 @@ func runRg(ctx context.Context, req GrepRequest, explicit bool, c *collector) er
 		})
 	default:
 		perr = readNulRecords(r, 0, func(path, _ string) { c.file(path) })
+	}
+	if errors.Is(perr, errStop) {
+		stopRg() // the page is full: rg need not search further
+		cmd.Wait()
+		return nil
 	}
 	io.Copy(io.Discard, out)
 	werr := cmd.Wait()
@@ -167,6 +174,9 @@ func readRgJSON(r *bufio.Reader, c *collector) error {
 					l.subs = append(l.subs, s.Match.String())
 				}
 				c.line(path, l)
+				if c.full() {
+					return errStop
+				}
 			case "end":
 				at := int64(-1)
 				if ev.Data.BinaryOffset != nil {
