@@ -141,14 +141,16 @@ func makeTree(t testing.TB, dir string, n int) {
 // far below what holding every match would take.
 func TestGlobBigTreeBoundedMemory(t *testing.T) {
 	if dir := os.Getenv("TOOLPIPE_GLOB_CHILD"); dir != "" {
+		start := time.Now()
 		r, err := Glob(context.Background(), GlobRequest{Workdir: dir, Base: dir, Pattern: "**/**/**/*.txt"})
+		elapsed := time.Since(start)
 		if err != nil {
 			t.Fatal(err)
 		}
 		status, _ := os.ReadFile("/proc/self/status")
 		for _, l := range strings.Split(string(status), "\n") {
 			if strings.HasPrefix(l, "VmHWM:") {
-				fmt.Printf("RESULT total=%d listed=%d hwm_kb=%s\n", r.Total, len(r.Files), strings.Fields(l)[1])
+				fmt.Printf("RESULT total=%d listed=%d hwm_kb=%s elapsed=%s\n", r.Total, len(r.Files), strings.Fields(l)[1], elapsed)
 			}
 		}
 		return
@@ -167,7 +169,7 @@ func TestGlobBigTreeBoundedMemory(t *testing.T) {
 		t.Fatalf("child printed no result:\n%s", out)
 	}
 	fmt.Sscanf(string(out[i:]), "RESULT total=%d listed=%d hwm_kb=%d", &total, &listed, &hwm)
-	t.Logf("%d files: total %d, listed %d, peak RSS %d MiB", n, total, listed, hwm/1024)
+	t.Logf("%d files: total %d, listed %d, peak RSS %d MiB; child: %s", n, total, listed, hwm/1024, strings.TrimSpace(string(out[i:])))
 	if total != n || listed != GlobLimit {
 		t.Errorf("total %d listed %d, want %d and %d", total, listed, n, GlobLimit)
 	}
