@@ -47,6 +47,9 @@ var ErrBadPattern = errors.New("invalid glob pattern")
 // bounded by req.Limit (plus the depth of the tree), not by the number of files.
 func Glob(ctx context.Context, req GlobRequest) (GlobResult, error) {
 	pattern := filepath.ToSlash(req.Pattern)
+	for strings.HasPrefix(pattern, "./") {
+		pattern = strings.TrimLeft(pattern[2:], "/") // "./src/*.go" means "src/*.go"
+	}
 	if !doublestar.ValidatePattern(pattern) {
 		return GlobResult{}, ErrBadPattern
 	}

@@ -49,7 +49,7 @@ func TestGlobSymlinkLoopAndRepeatedStars(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, p := range []string{"**/*.txt", "**/**/**/*.txt", "**/a/**/*.txt"} {
+	for _, p := range []string{"**/*.txt", "**/**/**/*.txt", "**/a/**/*.txt", "./**/*.txt"} {
 		r := glob(t, GlobRequest{Workdir: dir, Base: dir, Pattern: p, Dirs: []string{dir}})
 		want := "a/b/x.txt\none.txt\nc.txt"
 		if p == "**/a/**/*.txt" {

@@ -20,7 +20,11 @@ import (
 // are unambiguous whatever the file names contain, and the Go renderer prints
 // them; the other modes use NUL after file names for the same reason.
 func rgArgs(req GrepRequest) []string {
-	args := []string{"--no-config", "--color", "never", "--hidden", "--sort", "path"}
+	args := []string{"--no-config", "--color", "never", "--hidden"}
+	if req.Mode == ModeContent || req.Mode == ModeCount {
+		// Files mode is sorted by time afterwards, so rg may search in parallel.
+		args = append(args, "--sort", "path")
+	}
 	for _, d := range vcsDirs {
 		args = append(args, "--glob", "!"+d)
 	}
