@@ -101,7 +101,8 @@ func TestWriteAndEditRequireRead(t *testing.T) {
 	}
 }
 
-func TestGlobNewestFirst(t *testing.T) {
+// Glob lists oldest first, relative to the working directory, as Claude Code does.
+func TestGlobOldestFirstRelative(t *testing.T) {
 	a, dir := newActs(t), t.TempDir()
 	old, mid, newest := filepath.Join(dir, "a.go"), filepath.Join(dir, "x", "b.go"), filepath.Join(dir, "x", "y", "c.go")
 	for i, p := range []string{old, mid, newest} {
@@ -111,8 +112,12 @@ func TestGlobNewestFirst(t *testing.T) {
 	}
 	write(t, filepath.Join(dir, "skip.txt"), "")
 	out, _ := a.Glob(context.Background(), call(t, tool.GlobName, dir, map[string]any{"pattern": "**/*.go"}))
-	if want := strings.Join([]string{newest, mid, old}, "\n"); out.Content != want {
+	if want := "a.go\nx/b.go\nx/y/c.go"; out.Content != want {
 		t.Fatalf("glob:\n%s\nwant:\n%s", out.Content, want)
+	}
+	out, _ = a.Glob(context.Background(), call(t, tool.GlobName, dir, map[string]any{"pattern": "*", "path": "nope"}))
+	if want := "Directory does not exist: nope. Note: your current working directory is " + dir + "."; !out.IsError || out.Content != want {
+		t.Fatalf("missing directory: %+v", out)
 	}
 }
 
@@ -124,13 +129,16 @@ func TestGrepModesAndGitignore(t *testing.T) {
 	write(t, filepath.Join(dir, "b.txt"), "TODO two\nTODO three\n")
 	write(t, filepath.Join(dir, "ignored", "c.txt"), "TODO hidden\n")
 	ctx := context.Background()
+	// Claude Code's order: newest first, paths relative to the working directory.
+	ts := time.Unix(1_700_000_000, 0)
+	os.Chtimes(filepath.Join(dir, "b.txt"), ts, ts) // older: listed after a.txt
 	out, _ := a.Grep(ctx, call(t, tool.GrepName, dir, map[string]any{"pattern": "TODO"}))
-	want := fmt.Sprintf("Found 2 files\n%s\n%s", filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt"))
+	want := "Found 2 files\na.txt\nb.txt"
 	if out.IsError || out.Content != want {
 		t.Fatalf("files_with_matches:\n%s", out.Content)
 	}
 	out, _ = a.Grep(ctx, call(t, tool.GrepName, dir, map[string]any{"pattern": "todo", "-i": true, "-n": true, "output_mode": "content", "path": "b.txt"}))
-	if out.Content != "1:TODO two\n2:TODO three\n" {
+	if out.Content != "1:TODO two\n2:TODO three" {
 		t.Fatalf("content: %q", out.Content)
 	}
 	out, _ = a.Grep(ctx, call(t, tool.GrepName, dir, map[string]any{"pattern": "nothing-here"}))

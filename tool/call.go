@@ -18,6 +18,9 @@ type Call struct {
 	// ReadFiles are the files read in this session so far; Edit and Write refuse to
 	// change an existing file that is not among them, as Claude Code does.
 	ReadFiles []string `json:"read_files,omitempty"`
+	// Scope limits what Glob and Grep show; nil when the turn has no
+	// permission settings.
+	Scope *Scope `json:"scope,omitempty"`
 }
 
 // Output is what a tool activity returns: the model-facing content and the changes

@@ -37,7 +37,8 @@ type GlobInput struct {
 	Path    string `json:"path,omitempty"`
 }
 
-// GrepInput is the input of Grep (ripgrep's parameters).
+// GrepInput is the input of Grep: every field of Claude Code's GrepInput
+// (sdk-tools.d.ts), with its meaning.
 type GrepInput struct {
 	Pattern         string `json:"pattern"`
 	Path            string `json:"path,omitempty"`
@@ -45,12 +46,19 @@ type GrepInput struct {
 	Type            string `json:"type,omitempty"`
 	OutputMode      string `json:"output_mode,omitempty"`
 	CaseInsensitive bool   `json:"-i,omitempty"`
-	LineNumbers     bool   `json:"-n,omitempty"`
-	After           *int   `json:"-A,omitempty"`
-	Before          *int   `json:"-B,omitempty"`
-	Context         *int   `json:"-C,omitempty"`
-	HeadLimit       *int   `json:"head_limit,omitempty"`
-	Multiline       bool   `json:"multiline,omitempty"`
+	// LineNumbers defaults to true (content mode).
+	LineNumbers  *bool `json:"-n,omitempty"`
+	OnlyMatching bool  `json:"-o,omitempty"`
+	After        *int  `json:"-A,omitempty"`
+	Before       *int  `json:"-B,omitempty"`
+	// C is an alias of Context: lines on both sides of a match.
+	C       *int `json:"-C,omitempty"`
+	Context *int `json:"context,omitempty"`
+	// HeadLimit defaults to 250 lines or entries; 0 shows all. Offset skips
+	// that many first.
+	HeadLimit *int `json:"head_limit,omitempty"`
+	Offset    *int `json:"offset,omitempty"`
+	Multiline bool `json:"multiline,omitempty"`
 }
 
 // WebFetchInput is the input of WebFetch.

@@ -51,7 +51,7 @@ const globSchema = `{
   "type": "object",
   "properties": {
     "pattern": {"type": "string", "minLength": 1, "description": "The glob pattern to match files against"},
-    "path": {"type": "string", "description": "The directory to search in; defaults to the working directory"}
+    "path": {"type": "string", "description": "The directory to search in. If not specified, the current working directory will be used. IMPORTANT: Omit this field to use the default directory. DO NOT enter \"undefined\" or \"null\" - simply omit it for the default behavior. Must be a valid directory path if provided."}
   },
   "required": ["pattern"],
   "additionalProperties": false
@@ -60,18 +60,21 @@ const globSchema = `{
 const grepSchema = `{
   "type": "object",
   "properties": {
-    "pattern": {"type": "string", "minLength": 1, "description": "The regular expression to search for"},
-    "path": {"type": "string", "description": "File or directory to search in; defaults to the working directory"},
-    "glob": {"type": "string", "description": "Glob pattern to filter files (rg --glob)"},
-    "type": {"type": "string", "description": "File type to search (rg --type)"},
-    "output_mode": {"enum": ["content", "files_with_matches", "count"], "description": "Output mode; defaults to files_with_matches"},
-    "-i": {"type": "boolean", "description": "Case insensitive search"},
-    "-n": {"type": "boolean", "description": "Show line numbers (content mode)"},
-    "-A": {"type": "integer", "minimum": 0, "description": "Lines after each match (content mode)"},
-    "-B": {"type": "integer", "minimum": 0, "description": "Lines before each match (content mode)"},
-    "-C": {"type": "integer", "minimum": 0, "description": "Lines around each match (content mode)"},
-    "head_limit": {"type": "integer", "minimum": 1, "description": "Only the first N lines/entries"},
-    "multiline": {"type": "boolean", "description": "Patterns may span lines"}
+    "pattern": {"type": "string", "minLength": 1, "description": "The regular expression pattern to search for in file contents"},
+    "path": {"type": "string", "description": "File or directory to search in (rg PATH). Defaults to current working directory."},
+    "glob": {"type": "string", "description": "Glob pattern to filter files (e.g. \"*.js\", \"*.{ts,tsx}\") - maps to rg --glob"},
+    "output_mode": {"enum": ["content", "files_with_matches", "count"], "description": "Output mode: \"content\" shows matching lines (supports -A/-B/-C context, -n line numbers, head_limit), \"files_with_matches\" shows file paths (supports head_limit), \"count\" shows match counts (supports head_limit). Defaults to \"files_with_matches\"."},
+    "-B": {"type": "integer", "minimum": 0, "description": "Number of lines to show before each match (rg -B). Requires output_mode: \"content\", ignored otherwise."},
+    "-A": {"type": "integer", "minimum": 0, "description": "Number of lines to show after each match (rg -A). Requires output_mode: \"content\", ignored otherwise."},
+    "-C": {"type": "integer", "minimum": 0, "description": "Alias for context."},
+    "context": {"type": "integer", "minimum": 0, "description": "Number of lines to show before and after each match (rg -C). Requires output_mode: \"content\", ignored otherwise."},
+    "-n": {"type": "boolean", "description": "Show line numbers in output (rg -n). Requires output_mode: \"content\", ignored otherwise. Defaults to true."},
+    "-i": {"type": "boolean", "description": "Case insensitive search (rg -i)"},
+    "-o": {"type": "boolean", "description": "Print only the matched (non-empty) parts of each matching line, one match per output line (rg -o). Requires output_mode: \"content\", ignored otherwise. Defaults to false."},
+    "type": {"type": "string", "description": "File type to search (rg --type). Common types: js, py, rust, go, java, etc. More efficient than include for standard file types."},
+    "head_limit": {"type": "integer", "minimum": 0, "description": "Limit output to first N lines/entries, equivalent to \"| head -N\". Works across all output modes. Defaults to 250 when unspecified. Pass 0 for unlimited (use sparingly - large result sets waste context)."},
+    "offset": {"type": "integer", "minimum": 0, "description": "Skip first N lines/entries before applying head_limit, equivalent to \"| tail -n +N | head -N\". Works across all output modes. Defaults to 0."},
+    "multiline": {"type": "boolean", "description": "Enable multiline mode where . matches newlines and patterns can span lines (rg -U --multiline-dotall). Default: false."}
   },
   "required": ["pattern"],
   "additionalProperties": false

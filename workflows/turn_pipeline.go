@@ -103,6 +103,7 @@ func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition
 	call := tool.Call{
 		SessionID: t.in.SessionID, ToolUseID: b.ID, Name: b.Name,
 		Input: b.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles,
+		Scope: t.searchScope(b.Name),
 	}
 	// Retries are judged on the input that runs: a hook may have rewritten a
 	// read-only command into one with side effects.

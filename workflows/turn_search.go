@@ -1,0 +1,25 @@
+package workflows
+
+import (
+	"github.com/toolpipe/toolpipe/permissions"
+	"github.com/toolpipe/toolpipe/tool"
+)
+
+// searchScope is what a Glob or Grep call may show under the turn's permission
+// policy: the deny rules that apply to it (Read rules cover both, as in Claude
+// Code) and the permitted directories. The permission check lets a search of the
+// working directory run; the tool itself must then leave out the files those
+// rules hide, which only it sees. It is pure: the policy is part of the input.
+func (t *turn) searchScope(name string) *tool.Scope {
+	if name != tool.GlobName && name != tool.GrepName || t.in.Settings == nil || t.in.Settings.Permissions == nil {
+		return nil
+	}
+	pol := t.in.Settings.Permissions
+	s := &tool.Scope{Dirs: pol.AdditionalDirs, ProjectDir: pol.ProjectDir, HomeDir: pol.HomeDir}
+	for _, r := range pol.Deny {
+		if r.Tool == permissions.ToolRead || r.Tool == name {
+			s.DenyRead = append(s.DenyRead, r.String())
+		}
+	}
+	return s
+}
