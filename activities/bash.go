@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/toolenv"
 )
 
 // Bash runs a shell command in its own process group in the working directory. A
@@ -31,7 +33,7 @@ func (a *Activities) Bash(ctx context.Context, call tool.Call) (tool.Output, err
 	defer stop()
 	res, err := runGroup(ctx, a.scratch(call), procSpec{
 		path: "/bin/bash", args: []string{"-c", in.Command}, dir: call.Workdir,
-		timeout: timeout, progress: tail,
+		env: a.bashEnv(in.Command), timeout: timeout, progress: tail,
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -54,6 +56,17 @@ func (a *Activities) Bash(ctx context.Context, call tool.Call) (tool.Output, err
 		out.Content = joinNonEmpty(out.Content, fmt.Sprintf("Exit code %d", res.exitCode))
 	}
 	return out, nil
+}
+
+// bashEnv is the environment of a Bash command: the worker's without its secrets
+// and, for a command classified read-only (which runs without approval), with git
+// unable to run programs its config names (toolenv.ReadOnly).
+func (a *Activities) bashEnv(command string) []string {
+	env := a.cfg.Env.Environ(os.Environ())
+	if tool.IsReadOnlyBash(command) {
+		env = toolenv.ReadOnly(env)
+	}
+	return env
 }
 
 // scratch is where a session's in-flight tool outputs are written.
