@@ -95,9 +95,13 @@ func roStaticPtr(w *syntax.Word) (string, bool) {
 // a file named like an option: "rg foo *" with a file named --pre=./x.sh in the
 // directory runs x.sh, so a word starting with an unquoted *, ? or [ is unknown.
 // Other globs (src/*.go, ./*) count as known.
-func roStatic(w *syntax.Word) (string, bool) {
+func roStatic(w *syntax.Word) (string, bool) { return roWord(w, false) }
+
+// roWord is roStatic; with globs true, a glob word is known as its pattern
+// whatever it starts with (for paths, where "*.go" stays in the directory).
+func roWord(w *syntax.Word, globs bool) (string, bool) {
 	if len(w.Parts) == 1 {
-		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, `\{`) && !roHasGlob(l.Value) {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, `\{`) && (globs || !roHasGlob(l.Value)) {
 			return l.Value, true // the common case, without allocating
 		}
 	}
@@ -110,7 +114,7 @@ func roStatic(w *syntax.Word) (string, bool) {
 				(strings.Contains(p.Value[i:], ",") || strings.Contains(p.Value[i:], "..")) {
 				return "", false
 			}
-			if b.Len() == 0 && roGlobFirst(p.Value) {
+			if !globs && b.Len() == 0 && roGlobFirst(p.Value) {
 				return "", false // may match a file named like an option
 			}
 			glob = glob || roHasGlob(p.Value)
@@ -133,7 +137,7 @@ func roStatic(w *syntax.Word) (string, bool) {
 		}
 	}
 	v := b.String()
-	if glob && strings.HasPrefix(v, "-") {
+	if !globs && glob && strings.HasPrefix(v, "-") {
 		return "", false // -* expands to the names of files starting with "-"
 	}
 	return v, true

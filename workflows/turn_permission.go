@@ -23,6 +23,9 @@ func (f resolveFailure) Error() string {
 	return "Permission check failed: the paths of this call could not be resolved: " + failureMessage(f.err)
 }
 
+// bashReadPathsChange versions the confinement of read-only Bash commands' paths.
+const bashReadPathsChange = "bash-read-paths"
+
 // verdict is the end of the permission step: run the call, or answer the model with
 // message as an error result.
 type verdict struct {
@@ -53,6 +56,11 @@ func (t *turn) permit(ctx workflow.Context, b tool.Block, pre hooks.Result) (ver
 		}
 		p := *pol
 		p.ReadOnlyCommand = tool.IsReadOnlyBash // not serialised: set where Decide runs
+		if b.Name == tool.BashName && workflow.GetVersion(ctx, bashReadPathsChange, workflow.DefaultVersion, 1) >= 1 {
+			// Read-only Bash confined to the working directories, Read deny rules
+			// applied to its paths: turns recorded before decide as they did.
+			p.BashPaths = tool.BashReadPaths
+		}
 		d = permissions.Decide(req, p)
 	}
 	byRule := d.Rule != "" && d.Behavior != permissions.Allow
