@@ -4,15 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/toolpipe/toolpipe/tool"
-	"github.com/toolpipe/toolpipe/toolenv"
 )
 
 // Bash runs a shell command in its own process group in the working directory. A
@@ -31,10 +28,12 @@ func (a *Activities) Bash(ctx context.Context, call tool.Call) (tool.Output, err
 	tail := &tailer{}
 	stop := keepAlive(ctx, call.ToolUseID, tail.progress)
 	defer stop()
-	res, err := runGroup(ctx, a.scratch(call), procSpec{
-		path: "/bin/bash", args: []string{"-c", in.Command}, dir: call.Workdir,
-		env: a.bashEnv(in.Command), timeout: timeout, progress: tail,
-	})
+	run := a.bashProcess(call, in, timeout, tail)
+	defer run.cleanup()
+	if run.refuse != "" {
+		return tool.Output{Content: run.refuse, IsError: true}, nil
+	}
+	res, err := runGroup(ctx, a.scratch(call), run.spec)
 	if err != nil {
 		if ctx.Err() != nil {
 			return tool.Output{}, ctx.Err()
@@ -55,23 +54,10 @@ func (a *Activities) Bash(ctx context.Context, call tool.Call) (tool.Output, err
 		out.IsError = true
 		out.Content = joinNonEmpty(out.Content, fmt.Sprintf("Exit code %d", res.exitCode))
 	}
-	return out, nil
-}
-
-// bashEnv is the environment of a Bash command: the worker's without its secrets
-// and, for a command classified read-only (which runs without approval), with git
-// unable to run programs its config names (toolenv.ReadOnly).
-func (a *Activities) bashEnv(command string) []string {
-	env := a.cfg.Env.Environ(os.Environ())
-	if tool.IsReadOnlyBash(command) {
-		env = toolenv.ReadOnly(env)
+	for _, n := range run.notes {
+		out.Content = joinNonEmpty(out.Content, n)
 	}
-	return env
-}
-
-// scratch is where a session's in-flight tool outputs are written.
-func (a *Activities) scratch(call tool.Call) string {
-	return filepath.Join(a.cfg.StateDir, safeName(call.SessionID), "scratch")
+	return out, nil
 }
 
 func joinNonEmpty(a, b string) string {

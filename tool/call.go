@@ -3,6 +3,8 @@ package tool
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/toolpipe/toolpipe/sandbox"
 )
 
 // Call is what a tool activity receives: the block plus the turn context it needs.
@@ -18,6 +20,12 @@ type Call struct {
 	// ReadFiles are the files read in this session so far; Edit and Write refuse to
 	// change an existing file that is not among them, as Claude Code does.
 	ReadFiles []string `json:"read_files,omitempty"`
+	// Sandbox are the session's sandbox settings, which Bash applies; nil: none.
+	Sandbox *sandbox.Settings `json:"sandbox,omitempty"`
+	// SandboxOnly says the call was allowed only because it runs sandboxed
+	// (autoAllowBashIfSandboxed): it must not run outside the sandbox, even where
+	// failIfUnavailable is off.
+	SandboxOnly bool `json:"sandbox_only,omitempty"`
 }
 
 // Output is what a tool activity returns: the model-facing content and the changes
