@@ -40,11 +40,15 @@ func (s *Settings) On() bool { return s != nil && s.Enabled != nil && *s.Enabled
 
 // MustSandbox reports failIfUnavailable: when the sandbox cannot start, a
 // command fails instead of running unsandboxed (default false).
-func (s *Settings) MustSandbox() bool { return s != nil && s.FailIfUnavailable != nil && *s.FailIfUnavailable }
+func (s *Settings) MustSandbox() bool {
+	return s != nil && s.FailIfUnavailable != nil && *s.FailIfUnavailable
+}
 
 // AutoAllow reports autoAllowBashIfSandboxed (default true): a sandboxed command
 // runs without approval unless a deny or ask rule matches it.
-func (s *Settings) AutoAllow() bool { return s.On() && (s.AutoAllowBashIfSandboxed == nil || *s.AutoAllowBashIfSandboxed) }
+func (s *Settings) AutoAllow() bool {
+	return s.On() && (s.AutoAllowBashIfSandboxed == nil || *s.AutoAllowBashIfSandboxed)
+}
 
 // UnsandboxedAllowed reports allowUnsandboxedCommands (default true): the Bash
 // input dangerouslyDisableSandbox is honoured (the command then needs the usual

@@ -31,6 +31,9 @@ const bashReadPathsChange = "bash-read-paths"
 type verdict struct {
 	allowed bool
 	message string
+	// sandboxOnly: allowed only because the command runs sandboxed
+	// (autoAllowBashIfSandboxed); it must not run outside the sandbox.
+	sandboxOnly bool
 }
 
 // permit decides whether a call runs: the hooks' decision first, then the rules
@@ -64,6 +67,12 @@ func (t *turn) permit(ctx workflow.Context, b tool.Block, pre hooks.Result) (ver
 		d = permissions.Decide(req, p)
 	}
 	byRule := d.Rule != "" && d.Behavior != permissions.Allow
+	sandboxOnly := false
+	if d.Behavior == permissions.Ask && !byRule && pre.Decision != hooks.Ask && t.autoAllowSandboxed(b) {
+		// autoAllowBashIfSandboxed: the sandbox, not a person, bounds what the
+		// command can do; ask rules and hooks that ask still ask.
+		d, sandboxOnly = permissions.Decision{Behavior: permissions.Allow}, true
+	}
 	switch {
 	case pre.Decision == hooks.Allow && !byRule:
 		d = permissions.Decision{Behavior: permissions.Allow}
@@ -76,11 +85,23 @@ func (t *turn) permit(ctx workflow.Context, b tool.Block, pre hooks.Result) (ver
 	}
 	switch d.Behavior {
 	case permissions.Allow:
-		return verdict{allowed: true}, nil
+		return verdict{allowed: true, sandboxOnly: sandboxOnly && pre.Decision != hooks.Allow}, nil
 	case permissions.Ask:
 		return t.ask(ctx, b, d.Reason)
 	}
 	return verdict{message: d.Reason}, nil
+}
+
+// autoAllowSandboxed reports whether b is a Bash call that runs sandboxed under
+// autoAllowBashIfSandboxed.
+func (t *turn) autoAllowSandboxed(b tool.Block) bool {
+	s := t.in.Settings.sandboxSettings()
+	if b.Name != tool.BashName || !s.AutoAllow() {
+		return false
+	}
+	var in tool.BashInput
+	_ = json.Unmarshal(b.Input, &in) // validated against the schema before
+	return s.Sandboxed(in.Command, in.DangerouslyDisableSandbox)
 }
 
 // request describes a call for permissions.Decide. The paths of file tools are made
