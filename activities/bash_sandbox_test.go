@@ -147,7 +147,7 @@ func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 // with a note.
 func TestSandboxUnavailable(t *testing.T) {
 	old := launcher
-	launcher = &sandbox.Launcher{}
+	launcher = &sandbox.Launcher{DisableLandlock: true}
 	t.Cleanup(func() { launcher = old })
 	t.Setenv("PATH", t.TempDir()) // no bwrap
 	work := t.TempDir()

@@ -28,14 +28,22 @@ type Command struct {
 // bubblewrap is installed and can create its namespaces here. The zero value is
 // ready.
 type Launcher struct {
-	once  sync.Once
-	bwrap string
-	err   error
+	// DisableLandlock turns the Landlock fallback off: where bubblewrap cannot
+	// start, Wrap fails with *Unavailable.
+	DisableLandlock bool
+	noBwrap         bool // tests of the fallback
+	once            sync.Once
+	bwrap           string
+	err             error
 }
 
 // probe finds bwrap and runs it once with the namespaces Wrap uses.
 func (l *Launcher) probe() error {
 	l.once.Do(func() {
+		if l.noBwrap {
+			l.err = &Unavailable{"bubblewrap is switched off"}
+			return
+		}
 		path, err := exec.LookPath("bwrap")
 		if err != nil {
 			l.err = &Unavailable{"bubblewrap (bwrap) is not installed; install it (Debian: apt-get install bubblewrap)"}
@@ -60,10 +68,15 @@ func (l *Launcher) probe() error {
 // empty ones; no network; its own PID namespace, so that every process it starts,
 // setsid or not, is confined and killed when it ends. notes are what the result
 // should tell the model (a missing allowWrite path, no network for
-// allowedDomains). The error is *Unavailable when bubblewrap cannot run here.
+// allowedDomains). Where bubblewrap cannot start, Landlock confines the command
+// instead (see landlock.go) and a note says why. The error is *Unavailable when
+// neither can.
 func (l *Launcher) Wrap(s *Settings, cmd Command, tmp string, hide ...string) (Command, []string, error) {
 	if err := l.probe(); err != nil {
-		return Command{}, nil, err
+		if l.DisableLandlock {
+			return Command{}, nil, err
+		}
+		return wrapLandlock(s, cmd, tmp, err.Error(), hide)
 	}
 	var notes []string
 	args := []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
