@@ -75,6 +75,14 @@ func TestSandboxConfinesBash(t *testing.T) {
 	if out := run("touch locked/x"); !out.IsError {
 		t.Errorf("a write to denyWrite: %+v", out)
 	}
+	// What steers later unsandboxed runs stays as it is.
+	os.MkdirAll(filepath.Join(work, ".git", "hooks"), 0o755)
+	os.MkdirAll(filepath.Join(work, ".claude"), 0o755)
+	for _, cmd := range []string{"echo 'touch /tmp/pwned' > .git/hooks/pre-commit", "echo '{}' > .claude/settings.json"} {
+		if out := run(cmd); !out.IsError {
+			t.Errorf("%s: %+v", cmd, out)
+		}
+	}
 	if out := run("cat secrets/key.pem; cat .env; ls secrets"); strings.Contains(out.Content, "PRIVATE KEY") || strings.Contains(out.Content, "hunter2") {
 		t.Errorf("denyRead was read: %+v", out)
 	}

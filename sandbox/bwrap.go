@@ -97,7 +97,7 @@ func (l *Launcher) Wrap(s *Settings, cmd Command, tmp string, hide ...string) (C
 		}
 		args = append(args, "--bind", p, p)
 	}
-	for _, p := range s.Filesystem.DenyWrite {
+	for _, p := range append(protected(cmd.Dir), s.Filesystem.DenyWrite...) {
 		if _, err := os.Stat(p); err == nil {
 			args = append(args, "--ro-bind", p, p)
 		}
@@ -122,6 +122,16 @@ func (l *Launcher) Wrap(s *Settings, cmd Command, tmp string, hide ...string) (C
 	}
 	env := append(withoutVar(cmd.Env, "TMPDIR"), "TMPDIR="+tmp)
 	return Command{Path: l.bwrap, Args: args, Dir: cmd.Dir, Env: env}, notes, nil
+}
+
+// protected are the files in the working directory that steer what later runs
+// outside the sandbox: git hooks and config (a hook runs on the next approved
+// git commit), Claude Code's settings (permission rules, hooks) and .mcp.json
+// (servers the worker starts). A sandboxed command may read them, not change
+// them.
+func protected(dir string) []string {
+	return []string{filepath.Join(dir, ".git", "hooks"), filepath.Join(dir, ".git", "config"),
+		filepath.Join(dir, ".claude"), filepath.Join(dir, ".mcp.json"), filepath.Join(dir, ".gitmodules")}
 }
 
 func isDir(p string) bool {

@@ -97,7 +97,7 @@ func wrapLandlock(s *Settings, cmd Command, tmp string, why string, hide []strin
 	writable = append(writable, s.Filesystem.AllowWrite...)
 	spec := landlockSpec{
 		Read:  carve([]string{"/"}, hidden),
-		Write: carve(writable, append(slices.Clone(hidden), s.Filesystem.DenyWrite...)),
+		Write: carve(writable, append(append(slices.Clone(hidden), s.Filesystem.DenyWrite...), protected(cmd.Dir)...)),
 	}
 	// The launcher itself must stay readable and executable.
 	spec.Read = append(spec.Read, self)

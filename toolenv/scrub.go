@@ -81,20 +81,6 @@ func (p Policy) Environ(environ []string) []string {
 	return out
 }
 
-// SecretValues returns the values of the secret variables in environ, for
-// redaction; values shorter than 6 bytes are left out, as replacing "1" or
-// "true" everywhere would garble text without hiding anything.
-func (p Policy) SecretValues(environ []string) []string {
-	var out []string
-	for _, kv := range environ {
-		name, v, _ := strings.Cut(kv, "=")
-		if p.Secret(name) && len(v) >= 6 {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
 // Redact replaces each of the values in s with "[redacted]", longest first so
 // that a value containing another is replaced whole.
 func Redact(s string, values []string) string {
