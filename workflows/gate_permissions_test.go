@@ -188,6 +188,7 @@ func TestHostileReadOnlyBashAsks(t *testing.T) {
 			os.WriteFile(filepath.Join(ng, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
 			os.WriteFile(filepath.Join(ng, "config"), []byte("[core]\n\trepositoryformatversion = 0\n\tfsmonitor = touch ../PWNED; echo\n"), 0o644)
 			os.WriteFile(filepath.Join(work, ".env"), []byte("KEY=secret-in-env\n"), 0o600)
+			os.Symlink(outside, filepath.Join(work, "link")) // as a cloned repository can hold
 			// One turn each: a failed Bash call cancels its parallel siblings.
 			pol := policy(t, work, mode, nil, []string{"Read(./.env)"}, nil)
 			var results []tool.Result
@@ -197,18 +198,21 @@ func TestHostileReadOnlyBashAsks(t *testing.T) {
 				bashB("gitenv", "GIT_DIR=w/ng git status --short"),
 				bashB("gitC", "git -C w/ng status"),
 				bashB("passwd", "cat "+filepath.Join(outside, "secret.txt")),
+				bashB("symlink", "cat link/secret.txt"),
 				bashB("env", "cat .env"),
 				bashB("inside", "cat notes.txt"),
 			} {
 				results = append(results, runGated(t, work, pol, b).Results...)
 			}
-			for _, id := range []string{"gitdir", "gitdir2", "gitenv", "gitC", "passwd"} {
+			for _, id := range []string{"gitdir", "gitdir2", "gitenv", "gitC", "passwd", "symlink"} {
 				if r := byID(results, id); !r.IsError || !strings.Contains(r.Content, "nobody answered") {
 					t.Errorf("%s: %+v", id, r)
 				}
 			}
-			if r := byID(results, "passwd"); !strings.Contains(r.Content, "outside the working directories") || strings.Contains(r.Content, "secret\n") {
-				t.Errorf("passwd: %+v", r)
+			for _, id := range []string{"passwd", "symlink"} {
+				if r := byID(results, id); !strings.Contains(r.Content, "outside the working directories") || strings.Contains(r.Content, "secret\n") {
+					t.Errorf("%s: %+v", id, r)
+				}
 			}
 			if r := byID(results, "env"); !r.IsError || !strings.Contains(r.Content, "Read(./.env)") || strings.Contains(r.Content, "secret-in-env") {
 				t.Errorf("env: %+v", r)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -25,6 +26,22 @@ func (f resolveFailure) Error() string {
 
 // bashReadPathsChange versions the confinement of read-only Bash commands' paths.
 const bashReadPathsChange = "bash-read-paths"
+
+// bashReadSymlinksChange versions resolving the paths of read-only Bash commands.
+const bashReadSymlinksChange = "bash-read-symlinks"
+
+// bashStaticPaths are the paths a command names that a symbolic link could
+// redirect: not ~ (the home directory is judged as written) nor devices.
+func bashStaticPaths(command string) []string {
+	all, _ := tool.BashReadPaths(command)
+	var out []string
+	for _, p := range all {
+		if p != "" && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "/dev/") && !strings.ContainsAny(p, "*?[") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // verdict is the end of the permission step: run the call, or answer the model with
 // message as an error result.
@@ -61,8 +78,13 @@ func (t *turn) permit(ctx workflow.Context, b tool.Block, pre hooks.Result) (ver
 		p.ReadOnlyCommand = tool.IsReadOnlyBash // not serialised: set where Decide runs
 		if b.Name == tool.BashName && workflow.GetVersion(ctx, bashReadPathsChange, workflow.DefaultVersion, 1) >= 1 {
 			// Read-only Bash confined to the working directories, Read deny rules
-			// applied to its paths: turns recorded before decide as they did.
-			p.BashPaths = tool.BashReadPaths
+			// applied to its paths: turns recorded before decide as they did. The
+			// paths' symbolic-link targets (resolved by request) count too.
+			resolved := req.Paths
+			p.BashPaths = func(command string) ([]string, bool) {
+				paths, dynamic := tool.BashReadPaths(command)
+				return append(paths, resolved...), dynamic
+			}
 		}
 		d = permissions.Decide(req, p)
 	}
@@ -121,6 +143,12 @@ func (t *turn) request(ctx workflow.Context, b tool.Block) (permissions.Request,
 	switch b.Name {
 	case tool.BashName:
 		req.Command, req.ReadOnly = f.Command, tool.IsReadOnlyBash(f.Command)
+		if req.ReadOnly && workflow.GetVersion(ctx, bashReadSymlinksChange, workflow.DefaultVersion, 1) >= 1 {
+			// A read-only command's paths are resolved like a file tool's, so
+			// that "cat link" with link pointing out of the working directory
+			// asks as Read does.
+			paths = bashStaticPaths(f.Command)
+		}
 	case tool.WebFetchName:
 		req.URL = f.URL
 	case tool.ReadName, tool.WriteName, tool.EditName:
