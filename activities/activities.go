@@ -14,6 +14,7 @@ import (
 	"github.com/toolpipe/toolpipe/mcptools"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/toolenv"
 	"github.com/toolpipe/toolpipe/webfetch"
 )
 
@@ -41,6 +42,9 @@ type Config struct {
 	// MCP holds the MCP client sessions; nil means a new mcptools.Manager, which
 	// connects to nothing until an MCP activity runs. Close closes it.
 	MCP MCPServers
+	// Env says which of the worker's environment variables tool processes see;
+	// nil means toolenv.FromEnvironment() (secrets such as ANTHROPIC_* removed).
+	Env *toolenv.Policy
 }
 
 // Activities are the tool activities; register them with Register.
@@ -60,6 +64,10 @@ type Activities struct {
 func New(cfg Config) (*Activities, error) {
 	if cfg.StateDir == "" || !filepath.IsAbs(cfg.StateDir) {
 		return nil, errors.New("activities: Config.StateDir must be an absolute directory")
+	}
+	if cfg.Env == nil {
+		p := toolenv.FromEnvironment()
+		cfg.Env = &p
 	}
 	log := cfg.Logger
 	if log == nil {

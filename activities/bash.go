@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -29,10 +28,12 @@ func (a *Activities) Bash(ctx context.Context, call tool.Call) (tool.Output, err
 	tail := &tailer{}
 	stop := keepAlive(ctx, call.ToolUseID, tail.progress)
 	defer stop()
-	res, err := runGroup(ctx, a.scratch(call), procSpec{
-		path: "/bin/bash", args: []string{"-c", in.Command}, dir: call.Workdir,
-		timeout: timeout, progress: tail,
-	})
+	run := a.bashProcess(call, in, timeout, tail)
+	defer run.cleanup()
+	if run.refuse != "" {
+		return tool.Output{Content: run.refuse, IsError: true}, nil
+	}
+	res, err := runGroup(ctx, a.scratch(call), run.spec)
 	if err != nil {
 		if ctx.Err() != nil {
 			return tool.Output{}, ctx.Err()
@@ -56,12 +57,10 @@ func (a *Activities) Bash(ctx context.Context, call tool.Call) (tool.Output, err
 		out.IsError = true
 		out.Content = joinNonEmpty(out.Content, fmt.Sprintf("Exit code %d", res.exitCode))
 	}
+	for _, n := range run.notes {
+		out.Content = joinNonEmpty(out.Content, n)
+	}
 	return out, nil
-}
-
-// scratch is where a session's in-flight tool outputs are written.
-func (a *Activities) scratch(call tool.Call) string {
-	return filepath.Join(a.cfg.StateDir, safeName(call.SessionID), "scratch")
 }
 
 func joinNonEmpty(a, b string) string {

@@ -17,9 +17,12 @@ const killGrace = 2 * time.Second
 
 // procSpec is a command to run in its own process group.
 type procSpec struct {
-	path    string
-	args    []string
-	dir     string
+	path string
+	args []string
+	dir  string
+	// env is the process's environment ("NAME=value"); nil inherits the worker's,
+	// which only tests should do (toolEnv builds the tools' one).
+	env     []string
 	timeout time.Duration // 0: none
 	// progress, when set, is told of the output file so heartbeats can carry its tail.
 	progress *tailer
@@ -53,6 +56,7 @@ func runGroup(ctx context.Context, scratch string, spec procSpec) (procResult, e
 	}
 	cmd := exec.Command(spec.path, spec.args...)
 	cmd.Dir = spec.dir
+	cmd.Env = spec.env
 	cmd.Stdout, cmd.Stderr = out, out
 	// Its own group, so cancellation kills everything the command started; and
 	// killed with the worker, so a crashed worker leaves no shell running on.

@@ -40,7 +40,14 @@ type Server struct {
 // Config is a parsed .mcp.json: servers by name.
 type Config struct {
 	Servers map[string]Server
+	// secrets are, by server, the values its ${VAR} references expanded to: they
+	// are redacted from whatever the Manager returns (a server's stderr, errors,
+	// results), since those are stored in the workflow history.
+	secrets map[string][]string
 }
+
+// Secrets returns the values server's ${VAR} references expanded to.
+func (c Config) Secrets(server string) []string { return c.secrets[server] }
 
 // Names lists the servers, sorted.
 func (c Config) Names() []string {
@@ -89,11 +96,22 @@ func Parse(data []byte, file string, getenv func(string) (string, bool)) (Config
 	}
 	cfg := Config{Servers: map[string]Server{}}
 	for name, s := range doc.MCPServers {
-		s, err := checkServer(name, s, getenv)
+		var secrets []string
+		s, err := checkServer(name, s, func(name string) (string, bool) {
+			val, ok := getenv(name)
+			if ok && val != "" {
+				secrets = append(secrets, val)
+			}
+			return val, ok
+		})
 		if err != nil {
 			return Config{}, fmt.Errorf("%s: server %q: %w", file, name, err)
 		}
 		cfg.Servers[name] = s
+		if cfg.secrets == nil {
+			cfg.secrets = map[string][]string{}
+		}
+		cfg.secrets[name] = secrets
 	}
 	return cfg, nil
 }

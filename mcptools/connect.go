@@ -57,7 +57,7 @@ func (m *Manager) connect(key connKey, c *conn, s Server) {
 	defer close(c.ready)
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
-	t, err := transport(key.workdir, s, c.stderr)
+	t, err := transport(key.workdir, s, c.stderr, m.env.Environ(os.Environ()))
 	if err == nil {
 		c.session, err = m.client.Connect(ctx, t, nil)
 	}
@@ -73,7 +73,8 @@ func (m *Manager) connect(key connKey, c *conn, s Server) {
 }
 
 // transport builds the client transport of a server entry.
-func transport(workdir string, s Server, stderr *tailBuffer) (mcp.Transport, error) {
+// environ is the worker's environment without its secrets (toolenv).
+func transport(workdir string, s Server, stderr *tailBuffer, environ []string) (mcp.Transport, error) {
 	switch s.Type {
 	case TypeHTTP, TypeSSE:
 		hc := &http.Client{Transport: headerTransport{headers: s.Headers, base: http.DefaultTransport}}
@@ -86,7 +87,7 @@ func transport(workdir string, s Server, stderr *tailBuffer) (mcp.Transport, err
 	case TypeStdio:
 		cmd := exec.Command(s.Command, s.Args...) // not CommandContext: it outlives the call
 		cmd.Dir = workdir
-		cmd.Env = os.Environ()
+		cmd.Env = environ
 		for _, k := range sortedKeys(s.Env) {
 			cmd.Env = append(cmd.Env, k+"="+s.Env[k])
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/toolenv"
 )
 
 // connectTimeout bounds starting a server and its initialize handshake.
@@ -36,6 +37,7 @@ type Failure struct {
 type Manager struct {
 	log    *slog.Logger
 	getenv func(string) (string, bool)
+	env    toolenv.Policy
 	client *mcp.Client
 
 	mu     sync.Mutex
@@ -69,9 +71,14 @@ func WithLogger(l *slog.Logger) Option { return func(m *Manager) { m.log = l } }
 // is the worker's environment.
 func WithGetenv(f func(string) (string, bool)) Option { return func(m *Manager) { m.getenv = f } }
 
+// WithEnvPolicy sets which of the worker's environment variables stdio servers
+// inherit; the default is toolenv.FromEnvironment() (secrets removed). A server
+// that needs one names it in its "env" with ${VAR}.
+func WithEnvPolicy(p toolenv.Policy) Option { return func(m *Manager) { m.env = p } }
+
 // NewManager returns a Manager with no sessions.
 func NewManager(opts ...Option) *Manager {
-	m := &Manager{log: slog.Default(), getenv: os.LookupEnv, conns: map[connKey]*conn{}}
+	m := &Manager{log: slog.Default(), getenv: os.LookupEnv, env: toolenv.FromEnvironment(), conns: map[connKey]*conn{}}
 	for _, o := range opts {
 		o(m)
 	}
@@ -107,7 +114,7 @@ func (m *Manager) ListTools(ctx context.Context, workdir string) ([]tool.MCPSpec
 	var failures []Failure
 	for i, name := range names {
 		if errs[i] != nil {
-			failures = append(failures, Failure{Server: name, Error: errs[i].Error()})
+			failures = append(failures, Failure{Server: name, Error: toolenv.Redact(errs[i].Error(), cfg.Secrets(name))})
 		}
 		all = append(all, specs[i]...)
 	}
@@ -179,6 +186,8 @@ func toSpec(server string, t *mcp.Tool) (tool.MCPSpec, error) {
 // Call calls the MCP tool named mcp__SERVER__TOOL with input. Every failure the
 // model can act on is an error result; the error is ctx's when the call was
 // cancelled, or ErrClosed.
+// The values the server's ${VAR} references expanded to are redacted from the
+// result, which is stored in the workflow history.
 func (m *Manager) Call(ctx context.Context, workdir, name string, input json.RawMessage) (tool.Output, error) {
 	server, toolName, ok := tool.ParseMCPName(name)
 	if !ok {
@@ -192,6 +201,12 @@ func (m *Manager) Call(ctx context.Context, workdir, name string, input json.Raw
 	if !ok {
 		return errorOutput("MCP server %s is not configured in %s", server, ConfigFile), nil
 	}
+	out, err := m.call(ctx, workdir, server, toolName, s, input)
+	out.Content = toolenv.Redact(out.Content, cfg.Secrets(server))
+	return out, err
+}
+
+func (m *Manager) call(ctx context.Context, workdir, server, toolName string, s Server, input json.RawMessage) (tool.Output, error) {
 	c, err := m.session(ctx, workdir, server, s)
 	if errors.Is(err, ErrClosed) {
 		return tool.Output{}, ErrClosed

@@ -66,6 +66,10 @@ func (c *call) bashAllowedBy() (string, bool) {
 		case k >= 0:
 			used = addRule(used, c.pol.Allow[k])
 		case c.pol.ReadOnlyCommand != nil && c.pol.ReadOnlyCommand(part.stmt):
+			if where := c.readsOutside(part.stmt); where != "" {
+				c.unmatched, c.outside = part.text, where
+				return "", false
+			}
 		default:
 			c.unmatched = part.text
 			return "", false
@@ -90,7 +94,14 @@ func (c *call) modeDefault() Decision {
 	mode := c.pol.Mode
 	switch c.kind {
 	case kindBash:
+		if c.req.ReadOnly && c.outside == "" {
+			c.outside = c.readsOutside(c.req.Command)
+		}
 		switch {
+		case c.outside != "" && mode == Plan:
+			return Decision{Deny, fmt.Sprintf("Permission to use %s was denied: it reads %s, and plan mode does not ask for approval.", c.what(), c.outside), ""}
+		case c.outside != "" && mode != BypassPermissions:
+			return Decision{Ask, fmt.Sprintf("The %s only reads, but it reads %s; approval required.", c.what(), c.outside), ""}
 		case c.req.ReadOnly:
 			return Decision{Allow, "Allowed: the command only reads.", ""}
 		case mode == BypassPermissions:

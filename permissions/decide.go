@@ -50,6 +50,13 @@ type Policy struct {
 	// rule for npm test only, as in Claude Code. It must be pure; pass
 	// tool.IsReadOnlyBash. It is not serialised.
 	ReadOnlyCommand func(command string) bool `json:"-"`
+	// BashPaths, when set, lists the paths a Bash command may read and whether
+	// one is only known when it runs; pass tool.BashReadPaths. Then a command
+	// allowed for only reading, that reads outside the working directories (or
+	// reads a path only known when it runs), asks as a file tool would, and Read
+	// deny rules apply to the paths of every Bash command ("cat .env" under
+	// Read(./.env)). It must be pure. It is not serialised.
+	BashPaths func(command string) (paths []string, dynamic bool) `json:"-"`
 }
 
 // Decide returns whether a tool call may run. Rules are checked first, deny
@@ -64,6 +71,9 @@ func Decide(req Request, pol Policy) Decision {
 		if c.hits(r) {
 			return deniedByRule(c, r)
 		}
+	}
+	if d, ok := c.bashReadDenied(); ok {
+		return d
 	}
 	for _, r := range pol.Ask {
 		if c.hits(r) {
@@ -115,6 +125,7 @@ type call struct {
 	parsed, parsedOK bool
 	parts            []bashPart
 	unmatched        string // first Bash part no allow rule covered
+	outside          string // what a read-only Bash part reads outside the working directories
 
 	paths []string
 	host  string

@@ -50,6 +50,24 @@ func mustNotBeReadOnly(command string) string {
 					why = "program by path " + name
 				}
 			}
+			if name == "git" {
+				// Options that pick another repository or set config.
+				for _, a := range n.Args[1:] {
+					v, _ := fuzzPlainLit(a)
+					if !strings.HasPrefix(v, "-") {
+						break
+					}
+					if strings.HasPrefix(v, "-c") || strings.HasPrefix(v, "-C") || strings.HasPrefix(v, "--git-dir") ||
+						strings.HasPrefix(v, "--work-tree") || strings.HasPrefix(v, "--exec-path=") || strings.HasPrefix(v, "--config-env") {
+						why = "git option " + v
+					}
+				}
+			}
+			for _, as := range n.Assigns {
+				if as.Name != nil && strings.HasPrefix(as.Name.Value, "GIT_") && !strings.HasSuffix(as.Name.Value, "PAGER") {
+					why = "assigns " + as.Name.Value
+				}
+			}
 			if fuzzWritePrograms[name] {
 				why = "write program " + name
 			} else if _, ok := readOnlyPrograms[name]; !ok {
@@ -92,6 +110,9 @@ func FuzzIsReadOnlyBash(f *testing.F) {
 		f.Add(c)
 	}
 	for c := range notReadOnlyBashCommands {
+		f.Add(c)
+	}
+	for c := range hostileBashCommands {
 		f.Add(c)
 	}
 	f.Fuzz(func(t *testing.T, command string) {

@@ -7,8 +7,15 @@ import (
 )
 
 // roGitGlobalFlags are the git options before the subcommand that neither
-// run programs nor write (-c is absent: -c core.pager=... runs anything).
-var roGitGlobalFlags = []string{"--no-pager", "-P", "-p", "--paginate", "--bare", "--no-replace-objects",
+// run programs nor write. Absent on purpose: -c and --config-env (-c
+// core.pager=... runs anything), --exec-path=DIR (picks the programs git
+// runs), -p/--paginate (starts a pager), and every option that picks another
+// repository (-C, --git-dir, --work-tree): a directory in the working tree
+// shaped like a repository, which a cloned project can contain as plain files,
+// brings its own config, and core.fsmonitor, core.sshCommand, filter and diff
+// drivers in a config run programs. Read-only git therefore only reads the
+// repository found from the working directory, whose .git is protected.
+var roGitGlobalFlags = []string{"--no-pager", "-P", "--bare", "--no-replace-objects",
 	"--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs",
 	"--no-optional-locks", "--no-advice"}
 
@@ -50,10 +57,12 @@ func roGit(name string, args []roArg) (string, []roArg) {
 			return check(sub, args[i+1:]), nil
 		case v == "--version":
 			return "", nil
-		case v == "-C" || v == "--git-dir" || v == "--work-tree" || v == "--namespace":
-			i++ // the value names a directory, so it may be anything
-		case strings.HasPrefix(v, "--git-dir=") || strings.HasPrefix(v, "--work-tree=") ||
-			strings.HasPrefix(v, "--namespace=") || slices.Contains(roGitGlobalFlags, v):
+		case v == "--namespace":
+			i++ // a ref namespace, only read
+		case strings.HasPrefix(v, "--namespace=") || slices.Contains(roGitGlobalFlags, v):
+		case v == "-C" || v == "--git-dir" || v == "--work-tree" ||
+			strings.HasPrefix(v, "--git-dir=") || strings.HasPrefix(v, "--work-tree=") || strings.HasPrefix(v, "-C"):
+			return fmt.Sprintf("git %s picks another repository, whose config can run programs", strings.SplitN(v, "=", 2)[0]), nil
 		default:
 			return fmt.Sprintf("git option %s is not allowed", v), nil
 		}
@@ -98,15 +107,23 @@ func roGitListing(denyShort, listShort string, denyLong ...string) func(string, 
 	}
 }
 
-// roGitRemote allows listing remotes and the show and get-url subcommands.
+// roGitRemote allows listing remotes, get-url, and show -n (without -n, show
+// contacts the remote, which runs ssh or a remote helper).
 func roGitRemote(sub string, args []roArg) string {
-	for _, a := range args {
+	for i, a := range args {
 		switch {
 		case !a.known:
 			return sub + " has an argument that is not a static word"
 		case a.val == "-v" || a.val == "--verbose":
-		case a.val == "show" || a.val == "get-url":
+		case a.val == "get-url":
 			return ""
+		case a.val == "show":
+			for _, b := range args[i+1:] {
+				if b.known && b.val == "-n" {
+					return ""
+				}
+			}
+			return sub + " show contacts the remote unless given -n"
 		default:
 			return fmt.Sprintf("%s %s is not read-only", sub, a.val)
 		}

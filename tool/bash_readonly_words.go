@@ -45,7 +45,9 @@ func roRiskyVariable(name string) bool {
 		return true
 	}
 	for _, prefix := range []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_"} {
-		if strings.HasPrefix(name, prefix) && name != "GIT_DIR" && name != "GIT_WORK_TREE" {
+		// GIT_DIR and GIT_WORK_TREE included: they pick a repository whose
+		// config can run programs, like --git-dir.
+		if strings.HasPrefix(name, prefix) {
 			return true
 		}
 	}
@@ -89,15 +91,22 @@ func roStaticPtr(w *syntax.Word) (string, bool) {
 
 // roStatic returns the single value word stands for after quote removal, and
 // false when that depends on the run: parameters, command output, arithmetic,
-// brace lists ({-o,x} is two words), $'...' escapes. Globs count as known: a
-// file named like a flag could still be matched by one, a risk accepted here.
-func roStatic(w *syntax.Word) (string, bool) {
+// brace lists ({-o,x} is two words), $'...' escapes, and globs that can match
+// a file named like an option: "rg foo *" with a file named --pre=./x.sh in the
+// directory runs x.sh, so a word starting with an unquoted *, ? or [ is unknown.
+// Other globs (src/*.go, ./*) count as known.
+func roStatic(w *syntax.Word) (string, bool) { return roWord(w, false) }
+
+// roWord is roStatic; with globs true, a glob word is known as its pattern
+// whatever it starts with (for paths, where "*.go" stays in the directory).
+func roWord(w *syntax.Word, globs bool) (string, bool) {
 	if len(w.Parts) == 1 {
-		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, `\{`) {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, `\{`) && (globs || !roHasGlob(l.Value)) {
 			return l.Value, true // the common case, without allocating
 		}
 	}
 	var b strings.Builder
+	glob := false // an unquoted *, ? or [
 	for _, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
@@ -105,6 +114,10 @@ func roStatic(w *syntax.Word) (string, bool) {
 				(strings.Contains(p.Value[i:], ",") || strings.Contains(p.Value[i:], "..")) {
 				return "", false
 			}
+			if !globs && b.Len() == 0 && roGlobFirst(p.Value) {
+				return "", false // may match a file named like an option
+			}
+			glob = glob || roHasGlob(p.Value)
 			roUnescape(&b, p.Value, "")
 		case *syntax.SglQuoted:
 			if p.Dollar && strings.Contains(p.Value, `\`) {
@@ -123,7 +136,27 @@ func roStatic(w *syntax.Word) (string, bool) {
 			return "", false
 		}
 	}
-	return b.String(), true
+	v := b.String()
+	if !globs && glob && strings.HasPrefix(v, "-") {
+		return "", false // -* expands to the names of files starting with "-"
+	}
+	return v, true
+}
+
+// roHasGlob reports whether s has a pattern character: * or ?, or [ with a
+// ] after it (a lone [ is literal, as in "[ -f x ]").
+func roHasGlob(s string) bool {
+	if strings.ContainsAny(s, "*?") {
+		return true
+	}
+	i := strings.IndexByte(s, '[')
+	return i >= 0 && strings.IndexByte(s[i+1:], ']') >= 0
+}
+
+// roGlobFirst reports whether s starts with a pattern character, so that the
+// first byte of what it matches is not known.
+func roGlobFirst(s string) bool {
+	return s != "" && (s[0] == '*' || s[0] == '?' || s[0] == '[' && strings.IndexByte(s[1:], ']') >= 0)
 }
 
 // roUnescape writes s with backslash escapes removed; escapable lists the

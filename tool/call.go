@@ -3,6 +3,8 @@ package tool
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/toolpipe/toolpipe/sandbox"
 )
 
 // Call is what a tool activity receives: the block plus the turn context it needs.
@@ -21,6 +23,12 @@ type Call struct {
 	// Scope limits what Glob and Grep show; nil when the turn has no
 	// permission settings.
 	Scope *Scope `json:"scope,omitempty"`
+	// Sandbox are the session's sandbox settings, which Bash applies; nil: none.
+	Sandbox *sandbox.Settings `json:"sandbox,omitempty"`
+	// SandboxOnly says the call was allowed only because it runs sandboxed
+	// (autoAllowBashIfSandboxed): it must not run outside the sandbox, even where
+	// failIfUnavailable is off.
+	SandboxOnly bool `json:"sandbox_only,omitempty"`
 }
 
 // Output is what a tool activity returns: the model-facing content and the changes

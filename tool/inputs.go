@@ -8,6 +8,10 @@ type BashInput struct {
 	Command     string `json:"command"`
 	TimeoutMs   int    `json:"timeout,omitempty"`
 	Description string `json:"description,omitempty"`
+	// DangerouslyDisableSandbox asks to run the command outside the sandbox; it
+	// is honoured only where sandbox.allowUnsandboxedCommands allows it, and then
+	// the command needs the usual permission.
+	DangerouslyDisableSandbox bool `json:"dangerouslyDisableSandbox,omitempty"`
 }
 
 // ReadInput is the input of Read.

@@ -8,7 +8,8 @@ const bashSchema = `{
   "properties": {
     "command": {"type": "string", "minLength": 1, "description": "The command to execute"},
     "timeout": {"type": "integer", "minimum": 1, "maximum": 600000, "description": "Optional timeout in milliseconds (max 600000)"},
-    "description": {"type": "string", "description": "Clear, concise description of what this command does in 5-10 words"}
+    "description": {"type": "string", "description": "Clear, concise description of what this command does in 5-10 words"},
+    "dangerouslyDisableSandbox": {"type": "boolean", "description": "Set this to true to dangerously override sandbox mode and run commands without sandboxing."}
   },
   "required": ["command"],
   "additionalProperties": false

@@ -173,3 +173,58 @@ func TestHookDecisionAndRules(t *testing.T) {
 		t.Fatalf("a hook's legacy block: %+v", r)
 	}
 }
+
+// Hostile read-only Bash through the whole pipeline (the workflow, the permission
+// check and the real Bash activity): the planted git directory in default
+// and acceptEdits asks (nobody answers, so it is denied) and runs nothing; a read
+// outside the working directory asks; a Read deny rule covers cat.
+func TestHostileReadOnlyBashAsks(t *testing.T) {
+	for _, mode := range []permissions.Mode{permissions.Default, permissions.AcceptEdits} {
+		t.Run(mode.String(), func(t *testing.T) {
+			work, outside := dirs(t)
+			ng := filepath.Join(work, "w", "ng")
+			os.MkdirAll(filepath.Join(ng, "objects", "info"), 0o755)
+			os.MkdirAll(filepath.Join(ng, "refs", "heads"), 0o755)
+			os.WriteFile(filepath.Join(ng, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+			os.WriteFile(filepath.Join(ng, "config"), []byte("[core]\n\trepositoryformatversion = 0\n\tfsmonitor = touch ../PWNED; echo\n"), 0o644)
+			os.WriteFile(filepath.Join(work, ".env"), []byte("KEY=secret-in-env\n"), 0o600)
+			os.Symlink(outside, filepath.Join(work, "link")) // as a cloned repository can hold
+			// One turn each: a failed Bash call cancels its parallel siblings.
+			pol := policy(t, work, mode, nil, []string{"Read(./.env)"}, nil)
+			var results []tool.Result
+			for _, b := range []tool.Block{
+				bashB("gitdir", "cd w && git --git-dir=ng status --short"),
+				bashB("gitdir2", "git --git-dir=w/ng status --short"),
+				bashB("gitenv", "GIT_DIR=w/ng git status --short"),
+				bashB("gitC", "git -C w/ng status"),
+				bashB("passwd", "cat "+filepath.Join(outside, "secret.txt")),
+				bashB("symlink", "cat link/secret.txt"),
+				bashB("env", "cat .env"),
+				bashB("inside", "cat notes.txt"),
+			} {
+				results = append(results, runGated(t, work, pol, b).Results...)
+			}
+			for _, id := range []string{"gitdir", "gitdir2", "gitenv", "gitC", "passwd", "symlink"} {
+				if r := byID(results, id); !r.IsError || !strings.Contains(r.Content, "nobody answered") {
+					t.Errorf("%s: %+v", id, r)
+				}
+			}
+			for _, id := range []string{"passwd", "symlink"} {
+				if r := byID(results, id); !strings.Contains(r.Content, "outside the working directories") || strings.Contains(r.Content, "secret\n") {
+					t.Errorf("%s: %+v", id, r)
+				}
+			}
+			if r := byID(results, "env"); !r.IsError || !strings.Contains(r.Content, "Read(./.env)") || strings.Contains(r.Content, "secret-in-env") {
+				t.Errorf("env: %+v", r)
+			}
+			if r := byID(results, "inside"); r.IsError || r.Content != "notes\n" {
+				t.Errorf("inside: %+v", r)
+			}
+			for _, p := range []string{filepath.Join(work, "w", "PWNED"), filepath.Join(work, "PWNED")} {
+				if _, err := os.Stat(p); err == nil {
+					t.Fatalf("%s was created: the planted config ran", p)
+				}
+			}
+		})
+	}
+}

@@ -40,6 +40,7 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 	call := tool.Call{
 		SessionID: t.in.SessionID, ToolUseID: id, Name: x.Block.Name,
 		Input: x.Block.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles,
+		Sandbox: t.in.Settings.sandboxSettings(),
 	}
 	retryable := def.Retryable(x.Block.Input)
 	ctx, cancel := workflow.WithCancel(t.siblingCtx)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/permissions"
+	"github.com/toolpipe/toolpipe/sandbox"
 	"github.com/toolpipe/toolpipe/scheduler"
 )
 
@@ -42,6 +43,17 @@ type TurnSettings struct {
 	TranscriptPath string `json:"transcript_path,omitempty"`
 	// AskTimeout bounds the wait for an approval; 0 means DefaultAskTimeout.
 	AskTimeout time.Duration `json:"ask_timeout,omitempty"`
+	// Sandbox are Claude Code's sandbox settings, paths resolved; nil: Bash runs
+	// unsandboxed.
+	Sandbox *sandbox.Settings `json:"sandbox,omitempty"`
+}
+
+// sandboxSettings returns the sandbox settings, nil without settings.
+func (s *TurnSettings) sandboxSettings() *sandbox.Settings {
+	if s == nil {
+		return nil
+	}
+	return s.Sandbox
 }
 
 // gates reports whether the settings change anything about running a tool.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -23,11 +24,33 @@ func (f resolveFailure) Error() string {
 	return "Permission check failed: the paths of this call could not be resolved: " + failureMessage(f.err)
 }
 
+// bashReadPathsChange versions the confinement of read-only Bash commands' paths.
+const bashReadPathsChange = "bash-read-paths"
+
+// bashReadSymlinksChange versions resolving the paths of read-only Bash commands.
+const bashReadSymlinksChange = "bash-read-symlinks"
+
+// bashStaticPaths are the paths a command names that a symbolic link could
+// redirect: not ~ (the home directory is judged as written) nor devices.
+func bashStaticPaths(command string) []string {
+	all, _ := tool.BashReadPaths(command)
+	var out []string
+	for _, p := range all {
+		if p != "" && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "/dev/") && !strings.ContainsAny(p, "*?[") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // verdict is the end of the permission step: run the call, or answer the model with
 // message as an error result.
 type verdict struct {
 	allowed bool
 	message string
+	// sandboxOnly: allowed only because the command runs sandboxed
+	// (autoAllowBashIfSandboxed); it must not run outside the sandbox.
+	sandboxOnly bool
 }
 
 // permit decides whether a call runs: the hooks' decision first, then the rules
@@ -53,9 +76,25 @@ func (t *turn) permit(ctx workflow.Context, b tool.Block, pre hooks.Result) (ver
 		}
 		p := *pol
 		p.ReadOnlyCommand = tool.IsReadOnlyBash // not serialised: set where Decide runs
+		if b.Name == tool.BashName && workflow.GetVersion(ctx, bashReadPathsChange, workflow.DefaultVersion, 1) >= 1 {
+			// Read-only Bash confined to the working directories, Read deny rules
+			// applied to its paths: turns recorded before decide as they did. The
+			// paths' symbolic-link targets (resolved by request) count too.
+			resolved := req.Paths
+			p.BashPaths = func(command string) ([]string, bool) {
+				paths, dynamic := tool.BashReadPaths(command)
+				return append(paths, resolved...), dynamic
+			}
+		}
 		d = permissions.Decide(req, p)
 	}
 	byRule := d.Rule != "" && d.Behavior != permissions.Allow
+	sandboxOnly := false
+	if d.Behavior == permissions.Ask && !byRule && pre.Decision != hooks.Ask && t.autoAllowSandboxed(b) {
+		// autoAllowBashIfSandboxed: the sandbox, not a person, bounds what the
+		// command can do; ask rules and hooks that ask still ask.
+		d, sandboxOnly = permissions.Decision{Behavior: permissions.Allow}, true
+	}
 	switch {
 	case pre.Decision == hooks.Allow && !byRule:
 		d = permissions.Decision{Behavior: permissions.Allow}
@@ -68,11 +107,23 @@ func (t *turn) permit(ctx workflow.Context, b tool.Block, pre hooks.Result) (ver
 	}
 	switch d.Behavior {
 	case permissions.Allow:
-		return verdict{allowed: true}, nil
+		return verdict{allowed: true, sandboxOnly: sandboxOnly && pre.Decision != hooks.Allow}, nil
 	case permissions.Ask:
 		return t.ask(ctx, b, d.Reason)
 	}
 	return verdict{message: d.Reason}, nil
+}
+
+// autoAllowSandboxed reports whether b is a Bash call that runs sandboxed under
+// autoAllowBashIfSandboxed.
+func (t *turn) autoAllowSandboxed(b tool.Block) bool {
+	s := t.in.Settings.sandboxSettings()
+	if b.Name != tool.BashName || !s.AutoAllow() {
+		return false
+	}
+	var in tool.BashInput
+	_ = json.Unmarshal(b.Input, &in) // validated against the schema before
+	return s.Sandboxed(in.Command, in.DangerouslyDisableSandbox)
 }
 
 // request describes a call for permissions.Decide. The paths of file tools are made
@@ -92,6 +143,12 @@ func (t *turn) request(ctx workflow.Context, b tool.Block) (permissions.Request,
 	switch b.Name {
 	case tool.BashName:
 		req.Command, req.ReadOnly = f.Command, tool.IsReadOnlyBash(f.Command)
+		if req.ReadOnly && workflow.GetVersion(ctx, bashReadSymlinksChange, workflow.DefaultVersion, 1) >= 1 {
+			// A read-only command's paths are resolved like a file tool's, so
+			// that "cat link" with link pointing out of the working directory
+			// asks as Read does.
+			paths = bashStaticPaths(f.Command)
+		}
 	case tool.WebFetchName:
 		req.URL = f.URL
 	case tool.ReadName, tool.WriteName, tool.EditName:

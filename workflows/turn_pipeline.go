@@ -56,7 +56,7 @@ func (t *turn) pipeline(ctx workflow.Context, b tool.Block, def *tool.Definition
 	if !v.allowed {
 		return tool.ErrorResult(id, hooks.WithContext(v.message, hooks.PreToolUse, b.Name, pre.Context)), nil, false
 	}
-	r, m, cancelled = t.callTool(ctx, tool.Block{ID: id, Name: b.Name, Input: input}, def)
+	r, m, cancelled = t.callTool(ctx, tool.Block{ID: id, Name: b.Name, Input: input}, def, v.sandboxOnly)
 	if cancelled {
 		return r, nil, true
 	}
@@ -99,11 +99,13 @@ func mcpOutputText(raw json.RawMessage) string {
 
 // callTool runs the tool activity with the final input and waits for it, as start
 // does for a turn without settings.
-func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition) (tool.Result, *tool.Modifier, bool) {
+// sandboxOnly: the call was allowed only because it runs sandboxed.
+func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition, sandboxOnly bool) (tool.Result, *tool.Modifier, bool) {
 	call := tool.Call{
 		SessionID: t.in.SessionID, ToolUseID: b.ID, Name: b.Name,
 		Input: b.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles,
 		Scope: t.searchScope(b.Name),
+		Sandbox: t.in.Settings.sandboxSettings(), SandboxOnly: sandboxOnly,
 	}
 	// Retries are judged on the input that runs: a hook may have rewritten a
 	// read-only command into one with side effects.

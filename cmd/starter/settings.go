@@ -7,6 +7,7 @@ import (
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/mcptools"
+	"github.com/toolpipe/toolpipe/sandbox"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -33,10 +34,14 @@ func turnSettings(cfg config.Config, warn io.Writer) (*workflows.TurnSettings, e
 	if err != nil {
 		return nil, badInputError{err}
 	}
-	if pol == nil && s.Hooks.Empty() {
+	sb, err := sandbox.Load(s.Files, cfg.Workdir)
+	if err != nil {
+		return nil, badInputError{err}
+	}
+	if pol == nil && s.Hooks.Empty() && !sb.On() {
 		return nil, nil
 	}
-	return &workflows.TurnSettings{Hooks: s.Hooks, Permissions: pol, ProjectDir: cfg.Workdir, AskTimeout: cfg.AskTimeout}, nil
+	return &workflows.TurnSettings{Hooks: s.Hooks, Permissions: pol, ProjectDir: cfg.Workdir, AskTimeout: cfg.AskTimeout, Sandbox: sb}, nil
 }
 
 // turnMCP reports whether the working directory configures MCP servers, so the turn

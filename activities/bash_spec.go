@@ -1,0 +1,93 @@
+package activities
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/toolpipe/toolpipe/sandbox"
+	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/toolenv"
+)
+
+// launcher starts sandboxed commands; it checks bubblewrap once per worker.
+var launcher = &sandbox.Launcher{}
+
+// bashRun is how one Bash command runs: its process and what the result must say
+// besides the command's output.
+type bashRun struct {
+	spec procSpec
+	// notes are appended to the result (the sandbox had no network, it could not
+	// start and the command ran outside it).
+	notes []string
+	// refuse, when set, is the error result: the command must not run (it may
+	// only run sandboxed and the sandbox cannot start).
+	refuse string
+	// cleanup removes the sandbox's private temporary directory.
+	cleanup func()
+}
+
+// bashProcess builds how a Bash command runs: the environment without the
+// worker's secrets (read-only commands also without programs git's config
+// names), and the sandbox around it when the call's settings ask for one. Every
+// way of running a Bash command (the Bash activity, background shells) starts its
+// process from this, so none escapes the environment or the sandbox.
+func (a *Activities) bashProcess(call tool.Call, in tool.BashInput, timeout time.Duration, progress *tailer) bashRun {
+	run := bashRun{
+		spec: procSpec{path: "/bin/bash", args: []string{"-c", in.Command}, dir: call.Workdir,
+			env: a.bashEnv(in.Command), timeout: timeout, progress: progress},
+		cleanup: func() {},
+	}
+	s := call.Sandbox
+	if !s.Sandboxed(in.Command, in.DangerouslyDisableSandbox) {
+		if call.SandboxOnly {
+			run.refuse = "This command was allowed only to run in the sandbox, and it is not sandboxed; approval required."
+		}
+		return run
+	}
+	os.MkdirAll(a.scratch(call), 0o700)
+	tmp, err := os.MkdirTemp(a.scratch(call), "sandbox-tmp-*")
+	if err == nil {
+		run.cleanup = func() { os.RemoveAll(tmp) }
+		var wrapped sandbox.Command
+		var notes []string
+		wrapped, notes, err = launcher.Wrap(s, sandbox.Command{Path: run.spec.path, Args: run.spec.args, Dir: run.spec.dir, Env: run.spec.env},
+			tmp, a.cfg.StateDir)
+		if err == nil {
+			run.spec.path, run.spec.args, run.spec.env = wrapped.Path, wrapped.Args, wrapped.Env
+			run.notes = notes
+			return run
+		}
+	}
+	var un *sandbox.Unavailable
+	if !errors.As(err, &un) {
+		err = &sandbox.Unavailable{Reason: err.Error()}
+	}
+	switch {
+	case s.MustSandbox():
+		run.refuse = fmt.Sprintf("Not run: %v, and sandbox.failIfUnavailable is set.", err)
+	case call.SandboxOnly:
+		run.refuse = fmt.Sprintf("Not run: %v; the command was allowed only because it would run sandboxed (autoAllowBashIfSandboxed), so it needs approval to run outside it.", err)
+	default:
+		run.notes = append(run.notes, fmt.Sprintf("Ran outside the sandbox: %v (sandbox.failIfUnavailable is off).", err))
+	}
+	return run
+}
+
+// bashEnv is the environment of a Bash command: the worker's without its secrets
+// and, for a command classified read-only (which runs without approval), with git
+// unable to run programs its config names (toolenv.ReadOnly).
+func (a *Activities) bashEnv(command string) []string {
+	env := a.cfg.Env.Environ(os.Environ())
+	if tool.IsReadOnlyBash(command) {
+		env = toolenv.ReadOnly(env)
+	}
+	return env
+}
+
+// scratch is where a session's in-flight tool outputs are written.
+func (a *Activities) scratch(call tool.Call) string {
+	return filepath.Join(a.cfg.StateDir, safeName(call.SessionID), "scratch")
+}

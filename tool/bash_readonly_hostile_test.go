@@ -1,0 +1,173 @@
+package tool
+
+import (
+	"strings"
+	"testing"
+)
+
+// hostileBashCommands are tricks that make a program on the read-only allowlist
+// write files or run code another file chose (a planted git config, a file named
+// like an option, a pager, an interpreter). None may be classified read-only;
+// the value is a fragment of the reason. They are also seeds of
+// FuzzIsReadOnlyBash.
+var hostileBashCommands = map[string]string{
+	// git: another repository brings its own config (core.fsmonitor,
+	// core.sshCommand, filter and diff drivers run programs).
+	"git --git-dir=ng status --short":     "picks another repository",
+	"git --git-dir ng status":             "picks another repository",
+	"git --work-tree=. --git-dir=ng diff": "picks another repository",
+	"git -C ng status":                    "picks another repository",
+	"git -Cng status":                     "picks another repository",
+	"GIT_DIR=ng git status":               "GIT_DIR",
+	"GIT_DIR=ng git remote show origin":   "",
+	"GIT_WORK_TREE=/ git status":          "GIT_WORK_TREE",
+	"export GIT_DIR=ng; git log":          "GIT_DIR",
+	"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=x git status": "GIT_CONFIG_COUNT",
+	"GIT_CONFIG_GLOBAL=./cfg git log":                     "GIT_CONFIG_GLOBAL",
+	"GIT_CONFIG_PARAMETERS=\"'core.pager'='sh'\" git log": "GIT_CONFIG_PARAMETERS",
+	"GIT_SSH_COMMAND='touch x' git remote show -n origin": "GIT_SSH_COMMAND",
+	"GIT_EXEC_PATH=. git status":                          "GIT_EXEC_PATH",
+	"git -c core.fsmonitor='touch x' status":              "git option -c",
+	"git -c core.sshCommand=x remote show o":              "git option -c",
+	"git --config-env=core.pager=X log":                   "git option --config-env",
+	"git --exec-path=. status":                            "git option --exec-path",
+	"git -p log":                                          "git option -p",
+	"git --paginate log":                                  "git option --paginate",
+	"git remote show origin":                              "contacts the remote",
+	"git log --output=x":                                  "--output",
+	"git grep --open-files-in-pager=sh x":                 "git grep --open-files-in-pager",
+	"git log *":                                           "not a static word",
+	"git diff -- x; git -C sub log":                       "picks another repository",
+	"git fetch":                                           "git fetch",
+	"git ls-remote origin":                                "git ls-remote",
+	"git submodule foreach 'touch x'":                     "git submodule",
+	"git difftool":                                        "git difftool",
+	"git config core.fsmonitor 'touch x'":                 "git config",
+	"git config --file=ng/config core.x y":                "git config",
+	"git bisect run touch x":                              "git bisect",
+	"git archive --remote=x HEAD":                         "git archive",
+	"git rebase --exec 'touch x' HEAD~1":                  "git rebase",
+	"git log --ext-diff --output=/tmp/x":                  "--output",
+	// Files named like options, matched by a glob.
+	"rg foo *":          "not a static word",
+	"rg foo *.go":       "not a static word",
+	"sort *":            "not a static word",
+	"sort -* f":         "not a static word",
+	"find * -name x":    "not a static word",
+	"find . ?delete":    "not a static word",
+	"git log [-]*":      "not a static word",
+	"xargs sort < list": "not a static word",
+	"tree * -L 1":       "not a static word",
+	"file *":            "not a static word",
+	"date -* x":         "not a static word",
+	"env *":             "not a static word",
+	// ripgrep, find, sed, sort, tree: options that run programs or write.
+	"rg --pre ./x.sh foo":              "rg --pre",
+	"rg --pr=./x.sh foo":               "rg --pre",
+	"rg --hostname-bin=./x foo":        "rg --hostname-bin",
+	"RIPGREP_CONFIG_PATH=./rc rg foo":  "RIPGREP_CONFIG_PATH",
+	"find . -exec touch x ;":           "find -exec",
+	"find . -execdir touch x +":        "find -execdir",
+	"find . -ok touch x ;":             "find -ok",
+	"find . -okdir touch x ;":          "find -okdir",
+	"find . -fprint x":                 "find -fprint",
+	"find . -fprint0 x":                "find -fprint0",
+	"find . -fprintf x %p":             "find -fprintf",
+	"find . -fls x":                    "find -fls",
+	"find . -delete":                   "find -delete",
+	`find . -name x -exec "sh" -c x ;`: "find -exec",
+	"sed 's/x/y/e' f":                  "writes files",
+	"sed 'e touch x' f":                "writes files",
+	"sed 'w x' f":                      "writes files",
+	"sed 'W x' f":                      "writes files",
+	"sed -s 's/a/b/w x' f":             "writes files",
+	"sed --expression='1e id' f":       "",
+	"sort --compress-program=./x f":    "sort --compress-program",
+	"sort --com=./x f":                 "sort --compress-program",
+	"tree -R":                          "tree -R",
+	"file --compile -m x":              "file --compile",
+	// Pagers, manuals, editors, interpreters and archivers run programs or
+	// write: none is on the allowlist.
+	"less f":                                "unknown program",
+	"more f":                                "unknown program",
+	"most f":                                "unknown program",
+	"man ls":                                "unknown program",
+	"info ls":                               "unknown program",
+	"vi f":                                  "unknown program",
+	"vim -c '!touch x' f":                   "unknown program",
+	"nano f":                                "unknown program",
+	"awk 'BEGIN{system(\"id\")}'":           "awk",
+	"gawk '{print > \"x\"}' f":              "awk",
+	"perl -e 1":                             "unknown program",
+	"python3 -c 1":                          "unknown program",
+	"python -m http.server":                 "unknown program",
+	"node -e 1":                             "unknown program",
+	"ruby -e 1":                             "unknown program",
+	"php -r 1":                              "unknown program",
+	"lua -e 1":                              "unknown program",
+	"tar -cf x .":                           "unknown program",
+	"tar -tf x.tar --to-command=id":         "unknown program",
+	"tar --checkpoint-action=exec=id -tf x": "unknown program",
+	"zip -T -TT id x.zip":                   "unknown program",
+	"unzip x.zip":                           "unknown program",
+	"make":                                  "unknown program",
+	"go run .":                              "unknown program",
+	"npm test":                              "unknown program",
+	"ssh host":                              "unknown program",
+	"curl -o x u":                           "unknown program",
+	"wget u":                                "unknown program",
+	"nohup ls":                              "unknown program",
+	"watch ls":                              "unknown program",
+	"script -c id x":                        "unknown program",
+	"busybox sh":                            "unknown program",
+	"strace -o x ls":                        "unknown program",
+	"gdb -ex 'shell id'":                    "unknown program",
+	"diff --to-file=x <(touch y)":           "touch",
+	// Wrappers and environment.
+	"env -S 'touch x'":                          "env runs a program",
+	"env --split-string='touch x'":              "env runs a program",
+	"env -C /tmp ls":                            "env runs a program",
+	"env ls":                                    "env runs a program",
+	"xargs -a list touch":                       "touch is not read-only",
+	"xargs -I{} find {} -delete":                "find -delete",
+	"xargs git":                                 "not a static word",
+	"xargs find . -exec":                        "find -exec",
+	"timeout 1 sh -c id":                        "sh runs code",
+	"timeout --signal=9 1 bash":                 "bash runs code",
+	"nice -n1 sed 'e id' f":                     "writes files",
+	"stdbuf -o0 rg --pre x y":                   "rg --pre",
+	"command -p rm x":                           "rm is not read-only",
+	"builtin eval id":                           "eval",
+	"builtin source x":                          "source",
+	"LESSOPEN='|id %s' cat x":                   "LESSOPEN",
+	"BASH_ENV=./x ls":                           "BASH_ENV",
+	"LD_PRELOAD=./x.so cat f":                   "LD_PRELOAD",
+	"PAGER='sh -c id' git log":                  "PAGER",
+	"GIT_PAGER='sh -c id' git log":              "GIT_PAGER",
+	"HOME=. git log":                            "HOME",
+	"XDG_CONFIG_HOME=. git log":                 "XDG_CONFIG_HOME",
+	"PROMPT_COMMAND=id ls":                      "PROMPT_COMMAND",
+	"EDITOR=id git log":                         "EDITOR",
+	"/tmp/git status":                           "by path",
+	"./cat f":                                   "by path",
+	"~/bin/ls":                                  "by path",
+	"exec 3>x":                                  "exec",
+	"ls > >(tee x)":                             "redirects output",
+	"cat <(touch x)":                            "touch",
+	"echo ${x:=$(touch y)}":                     "touch",
+	"printf -v 'a[$(id)]' x":                    "printf -v",
+	"jq -n 'input' --rawfile x /dev/null > out": "redirects output",
+}
+
+func TestReadOnlyHostileCorpus(t *testing.T) {
+	for cmd, want := range hostileBashCommands {
+		ok, reason := ClassifyBash(cmd)
+		if ok {
+			t.Errorf("ClassifyBash(%q) = read-only; it is a trick", cmd)
+			continue
+		}
+		if !strings.Contains(reason, want) {
+			t.Errorf("ClassifyBash(%q) reason = %q, want it to mention %q", cmd, reason, want)
+		}
+	}
+}
