@@ -45,27 +45,12 @@ func (a *Activities) Bash(ctx context.Context, call tool.Call) (tool.Output, err
 	if err != nil {
 		return tool.Output{}, err
 	}
-	switch {
-	case res.timedOut:
-		out.IsError = true
-		out.Content = joinNonEmpty(out.Content, fmt.Sprintf("Command timed out after %dms and was killed", ms))
-	case res.exitCode != 0:
-		out.IsError = true
-		out.Content = joinNonEmpty(out.Content, fmt.Sprintf("Exit code %d", res.exitCode))
-	}
-	return out, nil
+	return bashResult(out, res.exitCode, res.timedOut, ms), nil
 }
 
 // scratch is where a session's in-flight tool outputs are written.
 func (a *Activities) scratch(call tool.Call) string {
 	return filepath.Join(a.cfg.StateDir, safeName(call.SessionID), "scratch")
-}
-
-func joinNonEmpty(a, b string) string {
-	if strings.TrimSpace(a) == "" {
-		return b
-	}
-	return strings.TrimRight(a, "\n") + "\n" + b
 }
 
 // safeName keeps a session id usable as one path element.

@@ -65,7 +65,7 @@ func TestHugeBashOutputStaysOutOfHistory(t *testing.T) {
 		{ID: "back", Name: tool.ReadName, Input: raw(map[string]any{"file_path": m[1], "limit": 3})},
 	}}), ""))
 	if r := byID(res.Results, "back"); r.IsError || strings.Contains(r.Content, "persisted-output") ||
-		r.Content != fmt.Sprintf("%6d\t%s\n%6d\t%s\n%6d\t%s\n", 1, "line 1 of the huge output", 2, "line 2 of the huge output", 3, "line 3 of the huge output") {
+		r.Content != fmt.Sprintf("%d\t%s\n%d\t%s\n%d\t%s", 1, "line 1 of the huge output", 2, "line 2 of the huge output", 3, "line 3 of the huge output") {
 		t.Fatalf("read back: %.300q", r.Content)
 	}
 }

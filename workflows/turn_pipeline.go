@@ -45,7 +45,7 @@ func (t *turn) pipeline(ctx workflow.Context, b tool.Block, def *tool.Definition
 		// updatedInput replaces the whole input and passes the same checks the
 		// model's input did; the permission decision below sees the new input.
 		if err := def.ValidateInput(pre.UpdatedInput); err != nil {
-			return tool.ErrorResult(id, err.Error()+" (in the input a PreToolUse hook rewrote)"), nil, false
+			return tool.ErrorResult(id, tool.UseError(err.Error()+" (in the input a PreToolUse hook rewrote)")), nil, false
 		}
 		input = pre.UpdatedInput
 	}
