@@ -26,6 +26,7 @@ func TestValidateInput(t *testing.T) {
 		{ReadName, `{"file_path":7}`, "InputValidationError: Read failed due to the following issue:\nThe parameter `file_path` type is expected as `string` but provided as `number`"},
 		{ReadName, `{"file_path":"/a","limit":1.5}`, "InputValidationError: Read failed due to the following issue:\nThe parameter `limit` type is expected as `int` but provided as `number`"},
 		{ReadName, `{"file_path":"/a","limit":"ten"}`, "InputValidationError: Read failed due to the following issue:\nThe parameter `limit` type is expected as `number` but provided as `string`"},
+		{ReadName, `[1,2]`, "InputValidationError: Read failed due to the following issue:\nThe input type is expected as `object` but provided as `array`"},
 		{ReadName, `{"path":"/a"}`, "InputValidationError: Read failed due to the following issues:\nThe required parameter `file_path` is missing\nAn unexpected parameter `path` was provided"},
 		{EditName, `{"file_path":"/f","old_string":"a","new_string":"a"}`, "No changes to make: old_string and new_string are exactly the same."},
 		{EditName, `{"file_path":"/f","old_string":"a","new_string":"b"}`, ""},

@@ -56,7 +56,11 @@ func schemaIssues(err error, value any) []issue {
 			}
 		case *kind.Type:
 			want, got := typeNames(k)
-			out = append(out, issue{1, fmt.Sprintf("The parameter `%s` type is expected as `%s` but provided as `%s`", name, want, got)})
+			what := fmt.Sprintf("The parameter `%s`", name)
+			if name == "" {
+				what = "The input" // not an object at all
+			}
+			out = append(out, issue{1, fmt.Sprintf("%s type is expected as `%s` but provided as `%s`", what, want, got)})
 		default:
 			where := "The input"
 			if name != "" {
