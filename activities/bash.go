@@ -49,14 +49,7 @@ func (a *Activities) Bash(ctx context.Context, call tool.Call) (tool.Output, err
 	if err != nil {
 		return tool.Output{}, err
 	}
-	switch {
-	case res.timedOut:
-		out.IsError = true
-		out.Content = joinNonEmpty(out.Content, fmt.Sprintf("Command timed out after %dms and was killed", ms))
-	case res.exitCode != 0:
-		out.IsError = true
-		out.Content = joinNonEmpty(out.Content, fmt.Sprintf("Exit code %d", res.exitCode))
-	}
+	out = bashResult(out, res.exitCode, res.timedOut, ms)
 	for _, n := range run.notes {
 		out.Content = joinNonEmpty(out.Content, n)
 	}

@@ -17,11 +17,11 @@ func TestBashOutputAndExitCode(t *testing.T) {
 	if err != nil || out.IsError {
 		t.Fatalf("out=%+v err=%v", out, err)
 	}
-	if want := "out\nerr\n" + dir + "\n"; out.Content != want {
+	if want := "out\nerr\n" + dir; out.Content != want {
 		t.Fatalf("content %q want %q", out.Content, want)
 	}
 	out, err = a.Bash(context.Background(), call(t, tool.BashName, dir, map[string]any{"command": "echo partial; exit 3"}))
-	if err != nil || !out.IsError || out.Content != "partial\nExit code 3" {
+	if err != nil || !out.IsError || out.Content != "Exit code 3\npartial" {
 		t.Fatalf("non-zero exit: %+v err=%v", out, err)
 	}
 }
@@ -63,7 +63,7 @@ func TestBashCancelKillsGroup(t *testing.T) {
 func TestBashLeavesNoOrphans(t *testing.T) {
 	a, dir := newActs(t), t.TempDir()
 	out, err := a.Bash(context.Background(), call(t, tool.BashName, dir, map[string]any{"command": "(sleep 300 & echo $! > child.pid); echo started"}))
-	if err != nil || out.IsError || out.Content != "started\n" {
+	if err != nil || out.IsError || out.Content != "started" {
 		t.Fatalf("%+v err=%v", out, err)
 	}
 	pid := readPid(t, filepath.Join(dir, "child.pid"))

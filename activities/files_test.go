@@ -27,17 +27,18 @@ func TestReadNumberedOffsetLimit(t *testing.T) {
 	p := filepath.Join(dir, "f.txt")
 	write(t, p, "one\ntwo\nthree\nfour\n")
 	out, _ := a.Read(context.Background(), call(t, tool.ReadName, dir, map[string]any{"file_path": p, "offset": 2, "limit": 2}))
-	if out.IsError || out.Content != "     2\ttwo\n     3\tthree\n" {
+	if out.IsError || out.Content != "2\ttwo\n3\tthree" {
 		t.Fatalf("%q", out.Content)
 	}
 	if out.Modifier == nil || len(out.Modifier.ReadFiles) != 1 || out.Modifier.ReadFiles[0] != p {
 		t.Fatalf("modifier %+v", out.Modifier)
 	}
-	long := strings.Repeat("x", 3000)
+	// Long lines are kept whole, as in Claude Code 2.1.328 (the token limit bounds them).
+	long := strings.Repeat("x", 30000)
 	write(t, p, long+"\n")
 	out, _ = a.Read(context.Background(), call(t, tool.ReadName, dir, map[string]any{"file_path": p}))
-	if !strings.HasPrefix(out.Content, "     1\t"+strings.Repeat("x", 2000)+"… [line truncated]") {
-		t.Fatalf("long line not cut: %d chars", len(out.Content))
+	if out.Content != "1\t"+long+"\n2\t" {
+		t.Fatalf("long line: %d chars", len(out.Content))
 	}
 	var many strings.Builder
 	for i := 1; i <= 2500; i++ {
@@ -45,7 +46,7 @@ func TestReadNumberedOffsetLimit(t *testing.T) {
 	}
 	write(t, p, many.String())
 	out, _ = a.Read(context.Background(), call(t, tool.ReadName, dir, map[string]any{"file_path": p}))
-	if n := strings.Count(out.Content, "\n"); n != 2000 {
+	if n := strings.Count(out.Content, "\n"); n != 1999 || !strings.HasSuffix(out.Content, "\n2000\tline 2000") {
 		t.Fatalf("default limit: %d lines", n)
 	}
 }
@@ -71,7 +72,7 @@ func TestWriteAndEditRequireRead(t *testing.T) {
 		t.Fatalf("create: %+v", out)
 	}
 	// Overwriting or editing an existing file that was never read is refused.
-	if out, _ := a.Write(ctx, call(t, tool.WriteName, dir, map[string]any{"file_path": p, "content": "x"})); !out.IsError || out.Content != NotReadMessage {
+	if out, _ := a.Write(ctx, call(t, tool.WriteName, dir, map[string]any{"file_path": p, "content": "x"})); !out.IsError || out.Content != tool.UseError(NotReadMessage) {
 		t.Fatalf("overwrite unread: %+v", out)
 	}
 	edit := func(old, new string, all bool) tool.Output {
@@ -81,7 +82,7 @@ func TestWriteAndEditRequireRead(t *testing.T) {
 		}
 		return out
 	}
-	if out, _ := a.Edit(ctx, call(t, tool.EditName, dir, map[string]any{"file_path": p, "old_string": "b", "new_string": "c"})); !out.IsError || out.Content != NotReadMessage {
+	if out, _ := a.Edit(ctx, call(t, tool.EditName, dir, map[string]any{"file_path": p, "old_string": "b", "new_string": "c"})); !out.IsError || out.Content != tool.UseError(NotReadMessage) {
 		t.Fatalf("edit unread: %+v", out)
 	}
 	if out := edit("a", "z", false); !out.IsError || !strings.Contains(out.Content, "Found 2 matches") {

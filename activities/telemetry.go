@@ -39,8 +39,8 @@ const (
 	AttrSummary = attribute.Key("toolpipe.tool.summary")
 	// AttrErrorType and AttrExitCode are OpenTelemetry's general names: error.type
 	// on every failed operation, process.exit.code for a process that ran.
-	AttrErrorType = attribute.Key("error.type")
-	AttrExitCode  = attribute.Key("process.exit.code")
+	AttrErrorType      = attribute.Key("error.type")
+	AttrExitCode       = attribute.Key("process.exit.code")
 	AttrHookEvent      = attribute.Key("toolpipe.hook.event")
 	AttrHookCommand    = attribute.Key("toolpipe.hook.command")
 	AttrHookExitCode   = attribute.Key("toolpipe.hook.exit_code")

@@ -17,27 +17,34 @@ import (
 // the model must see the current content before it overwrites it (Claude Code's rule).
 const NotReadMessage = "File has not been read yet. Read it first before writing to it."
 
-// Write creates or overwrites a file. Overwriting requires a prior Read.
+// freshNote ends Write and Edit results, as in Claude Code: the model knows the file
+// as it now is.
+const freshNote = " (file state is current in your context — no need to Read it back)"
+
+// Write creates or overwrites a file. Overwriting requires a prior Read. A relative
+// path is taken from the working directory; results name the path as given.
 func (a *Activities) Write(ctx context.Context, call tool.Call) (tool.Output, error) {
 	var in tool.WriteInput
 	if err := json.Unmarshal(call.Input, &in); err != nil {
 		return tool.Output{}, badCall(call, err)
 	}
-	path := filepath.Clean(in.FilePath)
-	_, err := os.Stat(path)
+	path := resolve(call.Workdir, in.FilePath)
+	st, err := os.Stat(path)
 	exists := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return errorOutput("Cannot write %s: %v", path, err)
-	}
-	if exists && !wasRead(call, path) {
-		return errorOutput("%s", NotReadMessage)
+	switch {
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return errorOutput("%v", err)
+	case exists && st.IsDir():
+		return useErrorOutput("%s is a directory, not a file. To create a file inside it, include the file name in file_path.", in.FilePath)
+	case exists && !wasRead(call, path):
+		return useErrorOutput("%s", NotReadMessage)
 	}
 	if err := writeFileAtomic(path, []byte(in.Content)); err != nil {
-		return errorOutput("Cannot write %s: %v", path, err)
+		return errorOutput("%v", err)
 	}
-	msg := "File created successfully at: " + path
+	msg := "File created successfully at: " + in.FilePath + freshNote
 	if exists {
-		msg = fmt.Sprintf("The file %s has been updated successfully.", path)
+		msg = fmt.Sprintf("The file %s has been updated successfully.%s", in.FilePath, freshNote)
 	}
 	return tool.Output{Content: msg, Modifier: &tool.Modifier{ReadFiles: []string{path}}}, nil
 }

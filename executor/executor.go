@@ -109,7 +109,7 @@ func (t *run) start(x *scheduler.Tracked) bool {
 	def, _ := tool.Lookup(x.Block.Name)
 	id := x.Block.ID
 	if err := def.ValidateInput(x.Block.Input); err != nil {
-		t.tracker.Complete(id, tool.ErrorResult(id, err.Error()), nil)
+		t.tracker.Reject(id, tool.ErrorResult(id, tool.UseError(err.Error()))) // as the Turn workflow
 		return true
 	}
 	fn := t.e.cfg.Tools[x.Block.Name]

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"unicode/utf8"
 )
 
 // ErrAborted is returned by SpillWriter.Finish after Abort.
@@ -23,14 +24,17 @@ type Result struct {
 	PersistErr error
 }
 
+// Thresholds count characters, as Claude Code's maxResultSizeChars does, not bytes:
+// 12,000 CJK characters (36,000 bytes) are under a 30,000-character threshold.
+
 // Process applies the threshold to an output that is already in memory: at most
-// threshold bytes are returned inline, anything larger is persisted through store and
+// threshold characters are returned inline, anything larger is persisted through store and
 // replaced by its stub. If persisting fails, the first threshold bytes are returned
 // with a note instead of an error. A threshold for which IsUnlimited holds never
 // persists (Read). A nil store always truncates.
 func Process(store Store, session, toolUseID string, content []byte, structured bool, threshold int) Result {
 	size := int64(len(content))
-	if IsUnlimited(threshold) || size <= int64(threshold) {
+	if IsUnlimited(threshold) || utf8.RuneCount(content) <= threshold {
 		return Result{Content: string(content), Size: size}
 	}
 	err := errNoStore
@@ -45,10 +49,10 @@ func Process(store Store, session, toolUseID string, content []byte, structured 
 
 var errNoStore = errors.New("no store configured")
 
-// truncated is the degraded result: the first limit bytes of kept, cut so as not to
-// split a character, and a note the model can act on.
+// truncated is the degraded result: the first limit characters of kept, cut so as
+// not to split a character, and a note the model can act on.
 func truncated(kept []byte, limit int, size int64, err error) Result {
-	n := runeBoundary(kept, min(limit, len(kept)))
+	n := runeBoundary(kept, charsPrefix(kept, limit))
 	return Result{
 		Content: fmt.Sprintf("%s\n[output truncated at %d bytes of %d: could not persist the full output: %v]",
 			kept[:n], n, size, err),
@@ -57,7 +61,7 @@ func truncated(kept []byte, limit int, size int64, err error) Result {
 	}
 }
 
-// SpillWriter collects a tool's streamed output under a threshold in bytes. Up to the
+// SpillWriter collects a tool's streamed output under a threshold in characters. Up to the
 // threshold it holds the output in memory; past it, it opens the result file through
 // the Store, writes what it held, and streams the rest straight to the file. Memory
 // stays near threshold plus one write buffer however much the tool prints, including
@@ -76,8 +80,10 @@ type SpillWriter struct {
 	limit      int
 
 	mu       sync.Mutex
-	held     []byte // the first limit bytes; kept after spilling for the fallback
+	held     []byte // the first limit characters; kept after spilling for the fallback
+	heldN    int    // characters in held
 	size     int64
+	chars    int64  // characters written
 	w        Writer // non-nil while spilling
 	err      error  // why persisting failed; from then on bytes are only counted
 	finished bool
@@ -103,9 +109,11 @@ func (s *SpillWriter) Write(p []byte) (int, error) {
 		return 0, errors.New("persist: write to a finished spill writer")
 	}
 	s.size += int64(len(p))
-	take := min(len(p), s.limit-len(s.held))
+	s.chars += int64(countChars(p))
+	take := charsPrefix(p, s.limit-s.heldN)
 	s.held = append(s.held, p[:take]...)
-	if s.size <= int64(s.limit) || s.err != nil {
+	s.heldN += countChars(p[:take])
+	if s.chars <= int64(s.limit) || s.err != nil {
 		return len(p), nil
 	}
 	if s.w == nil {
@@ -163,7 +171,7 @@ func (s *SpillWriter) Finish() (Result, error) {
 	}
 	s.finished = true
 	switch {
-	case s.size <= int64(s.limit):
+	case s.chars <= int64(s.limit):
 		s.result = Result{Content: string(s.held), Size: s.size}
 	case s.err != nil:
 		s.result = truncated(s.held, s.limit, s.size, s.err)
@@ -196,4 +204,34 @@ func (s *SpillWriter) Abort() error {
 		return err
 	}
 	return nil
+}
+
+// countChars counts the characters of UTF-8 text: the bytes that start one. A
+// character split between two writes is counted once, with its first byte.
+func countChars(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c&0xC0 != 0x80 {
+			n++
+		}
+	}
+	return n
+}
+
+// charsPrefix returns how many bytes of b hold its first n characters, with the
+// continuation bytes of the last one.
+func charsPrefix(b []byte, n int) int {
+	if n <= 0 {
+		return 0
+	}
+	seen := 0
+	for i, c := range b {
+		if c&0xC0 != 0x80 {
+			if seen == n {
+				return i
+			}
+			seen++
+		}
+	}
+	return len(b)
 }

@@ -139,7 +139,8 @@ func TestSpillWriterUnwritableTruncates(t *testing.T) {
 	if r.PersistErr == nil || r.Persisted != nil || r.Size != 100 {
 		t.Fatalf("Finish = %+v", r)
 	}
-	want := strings.Repeat("a", 19) + "\n[output truncated at 19 bytes of 100: could not persist the full output: " +
+	// 20 characters: the two-byte é is the 20th, kept whole.
+	want := strings.Repeat("a", 19) + "é\n[output truncated at 21 bytes of 100: could not persist the full output: " +
 		r.PersistErr.Error() + "]"
 	if r.Content != want {
 		t.Errorf("Content = %q\nwant %q", r.Content, want)
@@ -307,4 +308,33 @@ func BenchmarkSpillWriter(b *testing.B) {
 			}
 		}
 	})
+}
+
+// Issue 17: thresholds count characters, as Claude Code does. 12,000 CJK characters
+// (36,000 bytes) stay inline under a 30,000-character threshold, streamed or not;
+// 31,000 are persisted; a truncation keeps whole characters.
+func TestThresholdCountsCharacters(t *testing.T) {
+	s, _ := newTestFS(t)
+	cjk := []byte(strings.Repeat("字", 12000))
+	if r := Process(s, "sess", "toolu_c1", cjk, false, 30000); r.Persisted != nil || r.Content != string(cjk) {
+		t.Errorf("Process persisted 12,000 CJK characters under a 30,000-character threshold")
+	}
+	w := NewSpillWriter(s, "sess", "toolu_c2", false, 30000)
+	for i := 0; i < len(cjk); i += 1000 { // splits characters across writes
+		w.Write(cjk[i:min(i+1000, len(cjk))])
+	}
+	if r, _ := w.Finish(); r.Persisted != nil || r.Content != string(cjk) {
+		t.Errorf("SpillWriter persisted 12,000 CJK characters under a 30,000-character threshold")
+	}
+	more := []byte(strings.Repeat("字", 31000))
+	w = NewSpillWriter(s, "sess", "toolu_c3", false, 30000)
+	for i := 0; i < len(more); i += 1000 {
+		w.Write(more[i:min(i+1000, len(more))])
+	}
+	if r, _ := w.Finish(); r.Persisted == nil {
+		t.Errorf("31,000 characters were not persisted")
+	}
+	if r := truncated(more, 10, int64(len(more)), errNoStore); !strings.HasPrefix(r.Content, strings.Repeat("字", 10)+"\n[output truncated at 30 bytes") {
+		t.Errorf("truncated: %.80q", r.Content)
+	}
 }

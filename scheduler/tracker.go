@@ -58,9 +58,10 @@ func NewWithLookup(lookup func(name string) (*tool.Definition, bool)) *Tracker {
 	return &Tracker{index: map[string]int{}, lookup: lookup}
 }
 
-// NoSuchToolMessage is the result of a call to an unknown tool (SPEC §3.1).
+// NoSuchToolMessage is the result of a call to an unknown tool (SPEC §3.1), wrapped
+// as Claude Code wraps errors that stopped a call before it ran.
 func NoSuchToolMessage(name string) string {
-	return "Error: No such tool available: " + name
+	return tool.UseError("Error: No such tool available: " + name)
 }
 
 // SiblingErrorMessage is the synthetic result of a tool cancelled because a parallel

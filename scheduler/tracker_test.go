@@ -114,7 +114,7 @@ func TestUnknownToolFailsFast(t *testing.T) {
 	mustAdd(t, tr, block("u1", "Frobnicate", map[string]any{}))
 	x := tr.Get("u1")
 	if x.Status != Completed || !x.Safe || x.Result == nil || !x.Result.IsError ||
-		x.Result.Content != "Error: No such tool available: Frobnicate" {
+		x.Result.Content != "<tool_use_error>Error: No such tool available: Frobnicate</tool_use_error>" {
 		t.Fatalf("unknown tool tracked as %+v / %+v", x, x.Result)
 	}
 	if got := ids(tr.Yield()); !slices.Equal(got, []string{"u1"}) {

@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // InterruptBehavior says what happens to an executing tool when the user sends a new
@@ -50,11 +48,13 @@ type Definition struct {
 }
 
 // InputValidationError is the error-result prefix of SPEC §3.8 for inputs that fail
-// the schema or the tool's own checks.
+// the schema.
 const InputValidationError = "InputValidationError"
 
 // ValidateInput runs the schema and the tool's own checks, and returns an error whose
-// text is fit for the model.
+// text is fit for the model, in Claude Code's words: a schema failure is
+// "InputValidationError: Read failed due to the following issue:\n…", a failed
+// tool-specific check is its message alone. Callers wrap it with UseError.
 func (d *Definition) ValidateInput(input json.RawMessage) error {
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
@@ -68,7 +68,7 @@ func (d *Definition) ValidateInput(input json.RawMessage) error {
 		return fmt.Errorf("%s: input is not valid JSON: %v", InputValidationError, err)
 	}
 	if err := d.schema.Validate(v); err != nil {
-		return fmt.Errorf("%s: %s", InputValidationError, schemaMessage(err))
+		return fmt.Errorf("%s: %s", InputValidationError, issuesMessage(d.Name, schemaIssues(err, v)))
 	}
 	if hasNUL(v) {
 		// No command, path or pattern can hold a NUL: the OS would cut or refuse it.
@@ -76,11 +76,16 @@ func (d *Definition) ValidateInput(input json.RawMessage) error {
 	}
 	if d.Check != nil {
 		if err := d.Check(input); err != nil {
-			return fmt.Errorf("%s: %v", InputValidationError, err)
+			return err
 		}
 	}
 	return nil
 }
+
+// UseError wraps an error that stopped a call before it ran (an unknown tool, an
+// input that failed validation) as Claude Code does, so the model can tell it from
+// an error of the tool itself.
+func UseError(msg string) string { return "<tool_use_error>" + msg + "</tool_use_error>" }
 
 // IsConcurrencySafe decides whether a call may run beside others. It fails closed: an
 // input that fails validation, or a check that panics, is not safe.
@@ -110,30 +115,6 @@ func (d *Definition) InterruptBehavior() InterruptBehavior {
 // calls that cannot have side effects.
 func (d *Definition) Retryable(input json.RawMessage) bool {
 	return d.IsConcurrencySafe(input)
-}
-
-var englishPrinter = message.NewPrinter(language.English)
-
-// schemaMessage flattens the validator's error tree into one line for the model.
-func schemaMessage(err error) string {
-	ve, ok := err.(*jsonschema.ValidationError)
-	if !ok {
-		return err.Error()
-	}
-	var parts []string
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) == 0 {
-			loc := "/" + strings.Join(e.InstanceLocation, "/")
-			parts = append(parts, fmt.Sprintf("at %s: %s", loc, e.ErrorKind.LocalizedString(englishPrinter)))
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
-		}
-	}
-	walk(ve)
-	return strings.Join(parts, "; ")
 }
 
 func mustCompile(name, schema string) *jsonschema.Schema {

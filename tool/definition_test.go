@@ -9,31 +9,39 @@ import (
 func TestValidateInput(t *testing.T) {
 	for _, c := range []struct {
 		tool, input string
-		ok          bool
+		// want is the error (a prefix of it); empty means the input is valid.
+		want string
 	}{
-		{BashName, `{"command":"ls"}`, true},
-		{BashName, `{"command":""}`, false},
-		{BashName, `{"command":"ls","timeout":600001}`, false},
-		{BashName, `{"command":"ls","extra":1}`, false},
-		{BashName, `{"command":"echo a\u0000b"}`, false},
-		{BashName, `{"command":"echo \\u0000 is text"}`, true},
-		{ReadName, `{"file_path":"relative.txt"}`, false},
-		{ReadName, `{"file_path":"/abs.txt","offset":0}`, false},
-		{ReadName, `{"file_path":7}`, false},
-		{EditName, `{"file_path":"/f","old_string":"a","new_string":"a"}`, false},
-		{EditName, `{"file_path":"/f","old_string":"a","new_string":"b"}`, true},
-		{GrepName, `{"pattern":"x","output_mode":"lines"}`, false},
-		{GrepName, `{"pattern":"x","-i":true,"-C":2}`, true},
-		{WebFetchName, `{"url":"ftp://x","prompt":"p"}`, false},
-		{WebFetchName, `{"url":"https://example.com","prompt":"p"}`, true},
+		{BashName, `{"command":"ls"}`, ""},
+		// Claude Code runs these: an empty command, a timeout over the maximum
+		// (capped), the background and sandbox fields, relative paths, offset 0.
+		{BashName, `{"command":""}`, ""},
+		{BashName, `{"command":"ls","timeout":600001}`, ""},
+		{BashName, `{"command":"ls","extra":1}`, "InputValidationError: Bash failed due to the following issue:\nAn unexpected parameter `extra` was provided"},
+		{BashName, `{"command":"echo a\u0000b"}`, "InputValidationError: the input contains a NUL"},
+		{BashName, `{"command":"echo \\u0000 is text"}`, ""},
+		{ReadName, `{"file_path":"relative.txt"}`, ""},
+		{ReadName, `{"file_path":"/abs.txt","offset":0}`, ""},
+		{ReadName, `{"file_path":"/abs.txt","offset":-3,"limit":0,"pages":"1-2","allow_large":true}`, ""},
+		{ReadName, `{"file_path":7}`, "InputValidationError: Read failed due to the following issue:\nThe parameter `file_path` type is expected as `string` but provided as `number`"},
+		{ReadName, `{"file_path":"/a","limit":1.5}`, "InputValidationError: Read failed due to the following issue:\nThe parameter `limit` type is expected as `int` but provided as `number`"},
+		{ReadName, `{"file_path":"/a","limit":"ten"}`, "InputValidationError: Read failed due to the following issue:\nThe parameter `limit` type is expected as `number` but provided as `string`"},
+		{ReadName, `[1,2]`, "InputValidationError: Read failed due to the following issue:\nThe input type is expected as `object` but provided as `array`"},
+		{ReadName, `{"path":"/a"}`, "InputValidationError: Read failed due to the following issues:\nThe required parameter `file_path` is missing\nAn unexpected parameter `path` was provided"},
+		{EditName, `{"file_path":"/f","old_string":"a","new_string":"a"}`, "No changes to make: old_string and new_string are exactly the same."},
+		{EditName, `{"file_path":"/f","old_string":"a","new_string":"b"}`, ""},
+		{GrepName, `{"pattern":"x","output_mode":"lines"}`, "InputValidationError: Grep failed due to the following issue:\nThe parameter `output_mode` is invalid: "},
+		{GrepName, `{"pattern":"x","-i":true,"-C":2}`, ""},
+		{WebFetchName, `{"url":"ftp://x","prompt":"p"}`, `url "ftp://x" is not an absolute http or https URL`},
+		{WebFetchName, `{"url":"https://example.com","prompt":"p"}`, ""},
 	} {
 		def, _ := Lookup(c.tool)
 		err := def.ValidateInput(json.RawMessage(c.input))
-		if (err == nil) != c.ok {
-			t.Errorf("%s %s: err=%v, want ok=%v", c.tool, c.input, err, c.ok)
-		}
-		if err != nil && !strings.HasPrefix(err.Error(), InputValidationError+": ") {
-			t.Errorf("%s %s: %q lacks the InputValidationError prefix", c.tool, c.input, err)
+		switch {
+		case err == nil && c.want != "":
+			t.Errorf("%s %s: valid, want %q", c.tool, c.input, c.want)
+		case err != nil && (c.want == "" || !strings.HasPrefix(err.Error(), c.want)):
+			t.Errorf("%s %s:\n got %q\nwant %q", c.tool, c.input, err, c.want)
 		}
 	}
 }

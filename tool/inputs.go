@@ -14,12 +14,21 @@ type BashInput struct {
 	DangerouslyDisableSandbox bool `json:"dangerouslyDisableSandbox,omitempty"`
 }
 
-// ReadInput is the input of Read.
+// ReadInput is the input of Read (Claude Code's FileReadInput).
 type ReadInput struct {
 	FilePath string `json:"file_path"`
-	Offset   int    `json:"offset,omitempty"`
-	Limit    int    `json:"limit,omitempty"`
+	// Offset is the first line (1-based); absent, zero or negative: the start.
+	Offset *int `json:"offset,omitempty"`
+	// Limit is how many lines; absent, zero or negative: the default.
+	Limit *int `json:"limit,omitempty"`
+	// Pages is a PDF page range ("3", "1-5"); ignored for other files.
+	Pages string `json:"pages,omitempty"`
+	// AllowLarge lifts the size and token limits, up to a hard cap.
+	AllowLarge bool `json:"allow_large,omitempty"`
 }
+
+// Ranged says the call names a line range, which a file over the size limit needs.
+func (r ReadInput) Ranged() bool { return r.Offset != nil || r.Limit != nil }
 
 // WriteInput is the input of Write.
 type WriteInput struct {

@@ -1,13 +1,16 @@
 package tool
 
 // The JSON Schemas of the tools' inputs, as the model sees them. additionalProperties
-// is false so a misspelled field is reported instead of silently ignored.
+// is false so a misspelled field is reported instead of silently ignored. The fields
+// and their types are Claude Code's (sdk-tools.d.ts); bounds that Claude Code does
+// not enforce in its schema (Bash's timeout, Read's offset and limit) are applied by
+// the tools instead of refused, so an input Claude Code runs runs here too.
 
 const bashSchema = `{
   "type": "object",
   "properties": {
-    "command": {"type": "string", "minLength": 1, "description": "The command to execute"},
-    "timeout": {"type": "integer", "minimum": 1, "maximum": 600000, "description": "Optional timeout in milliseconds (max 600000)"},
+    "command": {"type": "string", "description": "The command to execute"},
+    "timeout": {"type": "integer", "description": "Optional timeout in milliseconds (max 600000; larger values are capped)"},
     "description": {"type": "string", "description": "Clear, concise description of what this command does in 5-10 words"},
     "dangerouslyDisableSandbox": {"type": "boolean", "description": "Set this to true to dangerously override sandbox mode and run commands without sandboxing."}
   },
@@ -18,9 +21,11 @@ const bashSchema = `{
 const readSchema = `{
   "type": "object",
   "properties": {
-    "file_path": {"type": "string", "minLength": 1, "description": "The absolute path to the file to read"},
-    "offset": {"type": "integer", "minimum": 1, "description": "The line number to start reading from (1-based)"},
-    "limit": {"type": "integer", "minimum": 1, "description": "The number of lines to read"}
+    "file_path": {"type": "string", "description": "The absolute path to the file to read (a relative one is taken from the working directory)"},
+    "offset": {"type": "integer", "description": "The line number to start reading from (1-based). Only provide if the file is too large to read at once"},
+    "limit": {"type": "integer", "description": "The number of lines to read (default 2000). Only provide if the file is too large to read at once"},
+    "pages": {"type": "string", "description": "Page range for PDF files (e.g. \"1-5\", \"3\"); ignored for other files"},
+    "allow_large": {"type": "boolean", "description": "Read a text file, or a range of one, over the usual size limits (256 KB without a range, 25,000 tokens), up to a hard cap. Only when you genuinely need all of it; otherwise read a range or search with Grep"}
   },
   "required": ["file_path"],
   "additionalProperties": false
@@ -29,7 +34,7 @@ const readSchema = `{
 const writeSchema = `{
   "type": "object",
   "properties": {
-    "file_path": {"type": "string", "minLength": 1, "description": "The absolute path to the file to write"},
+    "file_path": {"type": "string", "description": "The absolute path to the file to write"},
     "content": {"type": "string", "description": "The content to write to the file"}
   },
   "required": ["file_path", "content"],
@@ -39,7 +44,7 @@ const writeSchema = `{
 const editSchema = `{
   "type": "object",
   "properties": {
-    "file_path": {"type": "string", "minLength": 1, "description": "The absolute path to the file to modify"},
+    "file_path": {"type": "string", "description": "The absolute path to the file to modify"},
     "old_string": {"type": "string", "description": "The text to replace"},
     "new_string": {"type": "string", "description": "The text to replace it with"},
     "replace_all": {"type": "boolean", "description": "Replace all occurrences of old_string"}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"path/filepath"
 	"slices"
 )
 
@@ -57,12 +56,12 @@ var registry = map[string]*Definition{
 	},
 	ReadName: {
 		Name: ReadName, MaxResultSizeChars: Unlimited, Interrupt: InterruptCancel,
-		ReadOnly: always, Check: checkRead, schema: mustCompile(ReadName, readSchema),
+		ReadOnly: always, schema: mustCompile(ReadName, readSchema),
 		MaxInputBytes: maxShortInputBytes,
 	},
 	WriteName: {
 		Name: WriteName, MaxResultSizeChars: 100_000, Interrupt: InterruptBlock,
-		Check: checkAbsolute, schema: mustCompile(WriteName, writeSchema),
+		schema:        mustCompile(WriteName, writeSchema),
 		MaxInputBytes: maxContentInputBytes, tooBigHint: contentTooBigHint,
 	},
 	EditName: {
@@ -119,33 +118,15 @@ func Names() []string {
 	return names
 }
 
-func checkRead(in json.RawMessage) error {
-	var r ReadInput
-	if err := json.Unmarshal(in, &r); err != nil {
-		return err
-	}
-	return absolute(r.FilePath)
-}
-
-func checkAbsolute(in json.RawMessage) error {
-	var w struct {
-		FilePath string `json:"file_path"`
-	}
-	if err := json.Unmarshal(in, &w); err != nil {
-		return err
-	}
-	return absolute(w.FilePath)
-}
-
 func checkEdit(in json.RawMessage) error {
 	var e EditInput
 	if err := json.Unmarshal(in, &e); err != nil {
 		return err
 	}
 	if e.OldString == e.NewString {
-		return fmt.Errorf("old_string and new_string are the same; there is nothing to change")
+		return fmt.Errorf("No changes to make: old_string and new_string are exactly the same.")
 	}
-	return absolute(e.FilePath)
+	return nil
 }
 
 func checkURL(in json.RawMessage) error {
@@ -156,13 +137,6 @@ func checkURL(in json.RawMessage) error {
 	u, err := url.Parse(w.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("url %q is not an absolute http or https URL", w.URL)
-	}
-	return nil
-}
-
-func absolute(p string) error {
-	if !filepath.IsAbs(p) {
-		return fmt.Errorf("file_path %q must be an absolute path", p)
 	}
 	return nil
 }

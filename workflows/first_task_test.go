@@ -64,7 +64,7 @@ func TestAddBlocksInTheFirstTask(t *testing.T) {
 	h.mustUpdate(run, workflows.CloseIntakeUpdate)
 	res := h.result(run)
 	if len(res.Results) != 2 || res.Results[0].ToolUseID != "a" || res.Results[1].ToolUseID != "b" ||
-		res.Results[0].Content != "a\n" || res.Results[1].Content != "b\n" {
+		res.Results[0].Content != "a" || res.Results[1].Content != "b" {
 		t.Fatalf("results %+v", res.Results)
 	}
 }

@@ -75,8 +75,8 @@ func TestHookDeniesRmRf(t *testing.T) {
 
 func TestHookRewritesInput(t *testing.T) {
 	for lang, want := range map[string]string{
-		"sh": "dry-run: deploy skipped by the bash hook\n",
-		"py": "dry-run: make deploy (python hook)\n",
+		"sh": "dry-run: deploy skipped by the bash hook",
+		"py": "dry-run: make deploy (python hook)",
 	} {
 		t.Run(lang, func(t *testing.T) {
 			dir := t.TempDir()
@@ -90,7 +90,7 @@ func TestHookRewritesInput(t *testing.T) {
 	t.Run("invalid rewrite is validated again", func(t *testing.T) {
 		bad := `echo '{"hookSpecificOutput":{"updatedInput":{"command":"ls","colour":"red"}}}'`
 		res := runGated(t, t.TempDir(), withHooks(group("Bash", bad), nil, nil), bashB("b1", "ls"))
-		if r := res.Results[0]; !r.IsError || !strings.HasPrefix(r.Content, "InputValidationError: ") || !strings.Contains(r.Content, "rewrote") {
+		if r := res.Results[0]; !r.IsError || !strings.HasPrefix(r.Content, "<tool_use_error>InputValidationError: ") || !strings.Contains(r.Content, "rewrote") {
 			t.Fatalf("result %+v", r)
 		}
 	})
@@ -141,7 +141,7 @@ func TestHookTimeoutDoesNotBlock(t *testing.T) {
 		t.Run(lang, func(t *testing.T) {
 			s := withHooks([]hooks.Group{{Matcher: "Bash", Hooks: []hooks.Command{{Command: script(t, "sleep", lang) + " 30", Timeout: 1}}}}, nil, nil)
 			res := runGated(t, t.TempDir(), s, bashB("b1", "echo went ahead"))
-			if r := res.Results[0]; r.IsError || r.Content != "went ahead\n" {
+			if r := res.Results[0]; r.IsError || r.Content != "went ahead" {
 				t.Fatalf("result %+v", r)
 			}
 			notes := noticeText(res)
@@ -177,7 +177,7 @@ func TestHookBadOutputProceeds(t *testing.T) {
 			t.Run(name+"."+lang, func(t *testing.T) {
 				res := runGated(t, t.TempDir(), withHooks(group("Bash", script(t, name, lang)), group("Bash", script(t, name, lang)), nil),
 					bashB("b1", "echo ok"))
-				if r := res.Results[0]; r.IsError || r.Content != "ok\n" {
+				if r := res.Results[0]; r.IsError || r.Content != "ok" {
 					t.Fatalf("result %+v", r)
 				}
 				notes := noticeText(res)
@@ -255,7 +255,7 @@ func TestHookInputAndStop(t *testing.T) {
 				pre["tool_input"].(map[string]any)["command"] != "echo hi" || pre["transcript_path"] != "" {
 				t.Fatalf("PreToolUse input %v", pre)
 			}
-			if resp, _ := post["tool_response"].(map[string]any); resp["stdout"] != "hi\n" {
+			if resp, _ := post["tool_response"].(map[string]any); resp["stdout"] != "hi" {
 				t.Fatalf("PostToolUse input %v", post)
 			}
 			if e, _ := fail["error"].(string); !strings.Contains(e, "Exit code 3") {

@@ -82,7 +82,7 @@ func TestPlanModeOnlyReads(t *testing.T) {
 	if r := byID(res.Results, "r1"); r.IsError {
 		t.Fatalf("read in plan mode: %+v", r)
 	}
-	if r := byID(res.Results, "b1"); r.IsError || r.Content != "notes\n" {
+	if r := byID(res.Results, "b1"); r.IsError || r.Content != "notes" {
 		t.Fatalf("read-only Bash in plan mode: %+v", r)
 	}
 	if r := byID(res.Results, "w1"); !r.IsError || !strings.Contains(r.Content, "plan mode is read-only") {

@@ -97,7 +97,7 @@ func TestContextModifiersReadThenEdit(t *testing.T) {
 	if r := byID(res.Results, "e1"); r.IsError {
 		t.Errorf("edit after read: %+v", r)
 	}
-	if r := byID(res.Results, "e2"); !r.IsError || r.Content != activities.NotReadMessage {
+	if r := byID(res.Results, "e2"); !r.IsError || r.Content != tool.UseError(activities.NotReadMessage) {
 		t.Errorf("edit of unread file: %+v", r)
 	}
 	if b, _ := os.ReadFile(read); string(b) != "beta\n" {

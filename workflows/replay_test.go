@@ -18,16 +18,17 @@ import (
 // one is recorded again by TOOLPIPE_RECORD_HISTORY=1; a deliberate, versioned change
 // adds a new file instead.
 var turnHistories = []string{
-	"testdata/turn_history.json",             // before start-input-first
-	"testdata/turn_history_start_first.json", // start-input-first (GetVersion 1)
-	"testdata/turn_history_cancelled.json",   // terminal-status: a cancelled turn with search attributes
+	"testdata/turn_history.json",              // before start-input-first
+	"testdata/turn_history_start_first.json",  // start-input-first (GetVersion 1)
+	"testdata/turn_history_cancelled.json",    // terminal-status: a cancelled turn with search attributes
+	"testdata/turn_history_reject_alone.json", // rejected-input-alone: a refused Bash input cascades no more
 }
 
-// turnRecorders record each history again with TOOLPIPE_RECORD_HISTORY=1 (only the
+// turnRecorders record a history again with TOOLPIPE_RECORD_HISTORY=1 (only the
 // newest is recorded: older ones are what older code wrote).
 var turnRecorders = map[string]func(t *testing.T, path string){
-	"testdata/turn_history_start_first.json": recordTurnHistory,
-	"testdata/turn_history_cancelled.json":   recordCancelledTurnHistory,
+	"testdata/turn_history_cancelled.json":    recordCancelledTurnHistory,
+	"testdata/turn_history_reject_alone.json": recordTurnHistory,
 }
 
 // TestTurnReplay replays the recorded Turn histories (streamed blocks, a Bash error
@@ -61,6 +62,7 @@ func recordTurnHistory(t *testing.T, path string) {
 	h.mustUpdate(run, workflows.AddBlocksUpdate, []tool.Block{
 		{ID: "e1", Name: tool.EditName, Input: raw(map[string]any{"file_path": file, "old_string": "draft", "new_string": "final"})},
 		{ID: "u1", Name: "Nope", Input: raw(map[string]any{})},
+		{ID: "x1", Name: tool.BashName, Input: raw(map[string]any{"command": "echo refused", "bogus": true})},
 		bashB("b2", "ls /not-there"),
 		bashB("b3", "echo never"),
 	})

@@ -116,7 +116,7 @@ func TestContinueAsNewKeepsBudgetDecisions(t *testing.T) {
 	}
 	// The replaced results' originals are where the stubs say.
 	data, err := os.ReadFile(filepath.Join(cont.state, "cmp", "tool-results", "b0_0.txt"))
-	if err != nil || !strings.HasSuffix(string(data), "\n4000\n") {
+	if err != nil || !strings.HasSuffix(string(data), "\n4000") {
 		t.Fatalf("persisted original: %v %.40q", err, data)
 	}
 }

@@ -116,7 +116,7 @@ func longSession(t *testing.T, turns, every int) {
 			t.Fatalf("message %d: %+v", 1+2*i, a)
 		}
 		r, ok := userResults(u)[id]
-		want := fmt.Sprintf("result-%03d\n", i)
+		want := fmt.Sprintf("result-%03d", i)
 		if i%5 == 4 {
 			want = "a note"
 		}

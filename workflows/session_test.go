@@ -69,7 +69,7 @@ func TestSessionScriptedConversation(t *testing.T) {
 		t.Fatalf("request 2 results %v", ids)
 	}
 	r := userResults(m[2])
-	if r["t1"].Content != "hello\n" || r["t1"].IsError || !strings.Contains(r["t2"].Content, "line two") {
+	if r["t1"].Content != "hello" || r["t1"].IsError || !strings.Contains(r["t2"].Content, "line two") {
 		t.Fatalf("request 2 results %+v", r)
 	}
 	// Request 3: + the second assistant message, + the Write's result.

@@ -37,11 +37,18 @@ type turn struct {
 	// update adds meanwhile wait for it.
 	mcp   map[string]*tool.Definition
 	ready bool
+	// rejectAlone: a call whose input fails validation completes without the Bash
+	// sibling cascade (change rejectedInputAlone).
+	rejectAlone bool
 }
 
 // startInputFirst is the change id under which blocks that an update adds while the
 // turn starts wait until the start input's blocks are tracked.
 const startInputFirst = "start-input-first"
+
+// rejectedInputAlone is the change id under which a Bash call whose input is refused
+// no longer cancels its siblings, as in Claude Code.
+const rejectedInputAlone = "rejected-input-alone"
 
 // Turn runs the tool calls of one assistant turn with Claude Code's streaming
 // executor semantics (SPEC §3) and returns every result in arrival order.
@@ -63,6 +70,7 @@ func Turn(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 	// Turns from before this rule added such blocks at once, before the input's.
 	t.ready = workflow.GetVersion(ctx, startInputFirst, workflow.DefaultVersion, 1) == workflow.DefaultVersion &&
 		!(in.MCP && len(in.MCPTools) == 0)
+	t.rejectAlone = workflow.GetVersion(ctx, rejectedInputAlone, workflow.DefaultVersion, 1) >= 1
 	if err := t.register(ctx); err != nil {
 		return TurnResult{}, err
 	}

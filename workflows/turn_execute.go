@@ -30,7 +30,14 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 	def, _ := t.lookup(x.Block.Name) // known: unknown tools never execute
 	id := x.Block.ID
 	if err := def.ValidateInput(x.Block.Input); err != nil {
-		t.completeNow(id, tool.ErrorResult(id, err.Error()))
+		r := tool.ErrorResult(id, tool.UseError(err.Error()))
+		if t.rejectAlone {
+			if err := t.tracker.Reject(id, r); err != nil {
+				panic(err)
+			}
+		} else {
+			t.completeNow(id, r) // turns from before rejectAlone: a rejected Bash cascaded
+		}
 		return true
 	}
 	if t.in.Settings.gates() {
@@ -95,7 +102,7 @@ func (t *turn) activityOptions(b tool.Block, retryable bool) workflow.ActivityOp
 		if ms <= 0 {
 			ms = tool.BashDefaultTimeoutMs
 		}
-		timeout = time.Duration(ms)*time.Millisecond + bashTimeoutMargin
+		timeout = time.Duration(min(ms, tool.BashMaxTimeoutMs))*time.Millisecond + bashTimeoutMargin
 	}
 	attempts := int32(1)
 	if retryable {

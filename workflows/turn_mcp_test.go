@@ -84,7 +84,7 @@ func TestTurnMCPListsAndCalls(t *testing.T) {
 		got[r.ToolUseID] = r
 	}
 	if got["e1"].Content != "echo: hi" || !strings.HasPrefix(got["n1"].Content, `noted "note"`) ||
-		got["u1"].Content != "Error: No such tool available: mcp__test__missing" || len(res.Results) != 3 {
+		got["u1"].Content != "<tool_use_error>Error: No such tool available: mcp__test__missing</tool_use_error>" || len(res.Results) != 3 {
 		t.Fatalf("results %+v", res.Results)
 	}
 	events := testenv.History(t, h.c, run.GetID(), run.GetRunID())
@@ -110,7 +110,7 @@ func TestTurnMCPListsAndCalls(t *testing.T) {
 		{ID: "n2", Name: "mcp__test__write_note", Input: raw(map[string]any{"text": "x"})},
 	}})
 	res = h.result(run)
-	if res.Results[0].Content != "echo: given" || res.Results[1].Content != "Error: No such tool available: mcp__test__write_note" {
+	if res.Results[0].Content != "echo: given" || res.Results[1].Content != "<tool_use_error>Error: No such tool available: mcp__test__write_note</tool_use_error>" {
 		t.Fatalf("results %+v", res.Results)
 	}
 	if types, _ := scheduled(t, testenv.History(t, h.c, run.GetID(), run.GetRunID())); !slices.Equal(types, []string{activities.MCPCallActivityName}) {

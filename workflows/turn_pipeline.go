@@ -45,7 +45,7 @@ func (t *turn) pipeline(ctx workflow.Context, b tool.Block, def *tool.Definition
 		// updatedInput replaces the whole input and passes the same checks the
 		// model's input did; the permission decision below sees the new input.
 		if err := def.ValidateInput(pre.UpdatedInput); err != nil {
-			return tool.ErrorResult(id, err.Error()+" (in the input a PreToolUse hook rewrote)"), nil, false
+			return tool.ErrorResult(id, tool.UseError(err.Error()+" (in the input a PreToolUse hook rewrote)")), nil, false
 		}
 		input = pre.UpdatedInput
 	}
@@ -104,7 +104,7 @@ func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition
 	call := tool.Call{
 		SessionID: t.in.SessionID, ToolUseID: b.ID, Name: b.Name,
 		Input: b.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles,
-		Scope: t.searchScope(b.Name),
+		Scope:   t.searchScope(b.Name),
 		Sandbox: t.in.Settings.sandboxSettings(), SandboxOnly: sandboxOnly,
 	}
 	// Retries are judged on the input that runs: a hook may have rewritten a

@@ -161,10 +161,10 @@ func TestUnknownToolAndSchemaFailure(t *testing.T) {
 	h := newHarness(t)
 	bad := tool.Block{ID: "bad", Name: tool.ReadName, Input: raw(map[string]any{"file_path": 7})}
 	res := h.run(tool.Block{ID: "u1", Name: "NoSuchTool", Input: raw(map[string]any{})}, bad, readB("r1"))
-	if r := byID(res.Results, "u1"); !r.IsError || r.Content != "Error: No such tool available: NoSuchTool" {
+	if r := byID(res.Results, "u1"); !r.IsError || r.Content != "<tool_use_error>Error: No such tool available: NoSuchTool</tool_use_error>" {
 		t.Fatalf("unknown tool: %+v", r)
 	}
-	if r := byID(res.Results, "bad"); !r.IsError || !strings.HasPrefix(r.Content, "InputValidationError: ") {
+	if r := byID(res.Results, "bad"); !r.IsError || !strings.HasPrefix(r.Content, "<tool_use_error>InputValidationError: ") {
 		t.Fatalf("schema failure: %+v", r)
 	}
 	if slices.Contains(h.probe.events(), "start bad") || slices.Contains(h.probe.events(), "start u1") {
@@ -344,4 +344,23 @@ func errorType(err error) string {
 		return ae.Type()
 	}
 	return ""
+}
+
+// A Bash call whose input is refused never ran, so it cancels nothing: its siblings
+// run and report their own results (Claude Code does the same).
+func TestRejectedBashInputCancelsNothing(t *testing.T) {
+	h := newHarness(t)
+	bad := tool.Block{ID: "bad", Name: tool.BashName, Input: raw(map[string]any{"command": "echo a", "bogus": true})}
+	res := h.run(bad, bashB("b1", "echo b"), editB("e1"))
+	if r := byID(res.Results, "bad"); !r.IsError || !strings.Contains(r.Content, "An unexpected parameter `bogus` was provided") {
+		t.Fatalf("rejected input: %+v", r)
+	}
+	for _, id := range []string{"b1", "e1"} {
+		if r := byID(res.Results, id); r.IsError {
+			t.Errorf("%s was cancelled by a rejected input: %+v", id, r)
+		}
+		if !slices.Contains(h.probe.events(), "start "+id) {
+			t.Errorf("%s never ran: %v", id, h.probe.events())
+		}
+	}
 }

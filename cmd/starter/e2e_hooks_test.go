@@ -100,27 +100,27 @@ func TestHookScriptsEndToEnd(t *testing.T) {
 			}
 		}},
 		{"sleep", "PreToolUse", 1, "echo went ahead", func(t *testing.T, _ string, m userMsg, stderr string) {
-			if m.Content[0].IsError || content(m) != "went ahead\n" || !strings.Contains(stderr, "timed out after 1s") {
+			if m.Content[0].IsError || content(m) != "went ahead" || !strings.Contains(stderr, "timed out after 1s") {
 				t.Fatalf("result %+v\nstderr %s", m.Content[0], stderr)
 			}
 		}},
 		{"garbage", "PreToolUse", 0, "echo ok", func(t *testing.T, _ string, m userMsg, stderr string) {
-			if m.Content[0].IsError || content(m) != "ok\n" || !strings.Contains(stderr, "printed invalid JSON") {
+			if m.Content[0].IsError || content(m) != "ok" || !strings.Contains(stderr, "printed invalid JSON") {
 				t.Fatalf("result %+v\nstderr %s", m.Content[0], stderr)
 			}
 		}},
 		{"plain_text", "PostToolUse", 0, "echo ok", func(t *testing.T, _ string, m userMsg, _ string) {
-			if m.Content[0].IsError || content(m) != "ok\n" {
+			if m.Content[0].IsError || content(m) != "ok" {
 				t.Fatalf("plain text reached the model: %+v", m.Content[0])
 			}
 		}},
 		{"big_output", "PreToolUse", 0, "echo ok", func(t *testing.T, _ string, m userMsg, _ string) {
-			if m.Content[0].IsError || content(m) != "ok\n" {
+			if m.Content[0].IsError || content(m) != "ok" {
 				t.Fatalf("result %+v", m.Content[0])
 			}
 		}},
 		{"stop", "PostToolUse", 0, "echo ok", func(t *testing.T, _ string, m userMsg, stderr string) {
-			if content(m) != "ok\n" || !strings.Contains(stderr, "a hook stopped the session; it ends after this turn: daily budget reached") {
+			if content(m) != "ok" || !strings.Contains(stderr, "a hook stopped the session; it ends after this turn: daily budget reached") {
 				t.Fatalf("result %+v\nstderr %s", m.Content[0], stderr)
 			}
 		}},

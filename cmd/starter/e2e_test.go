@@ -176,7 +176,7 @@ func TestRunStreamStartsToolsEarly(t *testing.T) {
 		t.Fatalf("run --stream: %v\n%s", err, stderr.String())
 	}
 	m := decode(t, stdout.Bytes())
-	if len(m.Content) != 2 || m.Content[0].ToolUseID != "s1" || m.Content[1].Content != "one\n" {
+	if len(m.Content) != 2 || m.Content[0].ToolUseID != "s1" || m.Content[1].Content != "one" {
 		t.Fatalf("got %s", stdout.String())
 	}
 }

@@ -60,7 +60,7 @@ func setup(ctx context.Context, cfg config.Config, mode tpworker.Mode) (*env, er
 	e := &env{cfg: cfg, log: log, conn: conn, tel: tel}
 	if conn.Embedded {
 		w, err := tpworker.Start(tpworker.Config{Client: conn.Client, TaskQueue: cfg.TaskQueue, StateDir: cfg.StateDir, Logger: log,
-			WebFetchAllowPrivate: cfg.WebFetchAllowPrivate, WebFetchTimeout: cfg.WebFetchTimeout})
+			WebFetchAllowPrivate: cfg.WebFetchAllowPrivate, WebFetchTimeout: cfg.WebFetchTimeout, Overrides: cfg.Overrides(log)})
 		if err != nil {
 			conn.Close()
 			_ = tel.Shutdown(ctx)

@@ -66,6 +66,10 @@ type Config struct {
 	WebFetchTimeout time.Duration
 	// File is the toolpipe.yaml in use, or "".
 	File string
+
+	// v is where the configuration came from, for the thresholds that follow the
+	// file as it changes (Overrides).
+	v *viper.Viper
 }
 
 // PermissionModes are Claude Code's permission modes.
@@ -173,6 +177,7 @@ func Load(fs *pflag.FlagSet, file string) (Config, *viper.Viper, error) {
 	if err := c.validate(used); err != nil {
 		return Config{}, nil, err
 	}
+	c.v = v
 	return c, v, nil
 }
 

@@ -12,7 +12,8 @@ import (
 	"github.com/spf13/viper"
 )
 
-// Thresholds are the operator's per-tool persistence thresholds (SPEC §4.1). They are
+// Thresholds are the operator's per-tool persistence thresholds (SPEC §4.1), in
+// characters, as the tools' own maxResultSizeChars. They are
 // re-read when the config file changes, so a running worker picks up a new value for
 // its next call; an invalid value is ignored with a warning.
 type Thresholds struct {
@@ -27,6 +28,16 @@ func (t *Thresholds) Override(toolName string) (int, bool) {
 	}
 	n, ok := (*m)[toolName]
 	return n, ok
+}
+
+// Overrides returns the thresholds of the configuration, kept current as its file
+// changes: every command that runs tools (the worker, and starter run, dev and agent
+// with their in-process worker) applies them. A Config not made by Load has none.
+func (c Config) Overrides(log *slog.Logger) *Thresholds {
+	if c.v == nil {
+		return &Thresholds{}
+	}
+	return WatchThresholds(c.v, log)
 }
 
 // WatchThresholds reads the thresholds from v and, when v has a config file, keeps

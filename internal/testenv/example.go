@@ -29,9 +29,9 @@ func CheckExampleTurn(t testing.TB, root string, out []byte) {
 	}{
 		{"toolu_01", "examples/project/main.go", false}, // relative to the working directory, as Claude Code prints it
 		{"toolu_02", "examples/project/main.go:7:\t// TODO: greet the user by name", false},
-		{"toolu_03", "9 examples/project/main.go\n", false},
-		{"toolu_04", "", false},
-		{"toolu_05", "Error: No such tool available: Frobnicate", true},
+		{"toolu_03", "9 examples/project/main.go", false},
+		{"toolu_04", "(Bash completed with no output)", false},
+		{"toolu_05", "<tool_use_error>Error: No such tool available: Frobnicate</tool_use_error>", true},
 	}
 	if m.Role != "user" || len(m.Content) != len(want) {
 		t.Fatalf("got %s", out)

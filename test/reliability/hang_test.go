@@ -65,7 +65,7 @@ func TestHangingHookIsKilledAndTheCallProceeds(t *testing.T) {
 	if err := run.Get(testenv.Context(t), &res); err != nil {
 		t.Fatal(err)
 	}
-	if r := res.Results[0]; r.IsError || r.Content != "went ahead\n" {
+	if r := res.Results[0]; r.IsError || r.Content != "went ahead" {
 		t.Fatalf("result %+v", r)
 	}
 	var notes []string

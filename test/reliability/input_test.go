@@ -161,7 +161,7 @@ func TestHostileTurnInput(t *testing.T) {
 		if err := run.Get(testenv.Context(t), &res); err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Results) != 1 || res.Results[0].Content != "one\n" {
+		if len(res.Results) != 1 || res.Results[0].Content != "one" {
 			t.Fatalf("results %+v", res.Results)
 		}
 	})

@@ -189,7 +189,7 @@ func (e *env) run(id, workdir string, blocks ...tool.Block) workflows.TurnResult
 func (e *env) healthy() {
 	e.t.Helper()
 	res := e.run(fmt.Sprintf("healthy-%d", time.Now().UnixNano()), e.t.TempDir(), bash("ok", "echo still working"))
-	if len(res.Results) != 1 || res.Results[0].IsError || res.Results[0].Content != "still working\n" {
+	if len(res.Results) != 1 || res.Results[0].IsError || res.Results[0].Content != "still working" {
 		e.t.Fatalf("the worker no longer runs ordinary turns: %+v", res.Results)
 	}
 }

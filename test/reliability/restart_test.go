@@ -90,7 +90,7 @@ func TestEmbeddedServerRestartMidTurn(t *testing.T) {
 	if err := run.Get(ctx, &res); err != nil {
 		t.Fatalf("turn after restart: %v", err)
 	}
-	if len(res.Results) != 2 || res.Results[0].IsError || res.Results[0].Content != "after restart\n" || res.Results[1].IsError {
+	if len(res.Results) != 2 || res.Results[0].IsError || res.Results[0].Content != "after restart" || res.Results[1].IsError {
 		t.Fatalf("results: %+v", res.Results)
 	}
 	if b, _ := os.ReadFile(filepath.Join(work, "count")); string(b) != "w1\n" {

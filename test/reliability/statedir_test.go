@@ -50,7 +50,7 @@ func TestStateDirUnwritableWhilePersisting(t *testing.T) {
 			!strings.Contains(r.Content, why) {
 			t.Errorf("result: ...%q, want a truncated output with a note naming %q", r.Content[max(0, len(r.Content)-300):], why)
 		}
-		if r := res.Results[1]; r.IsError || r.Content != "after\n" {
+		if r := res.Results[1]; r.IsError || r.Content != "after" {
 			t.Errorf("the next call: %+v", r)
 		}
 	}
