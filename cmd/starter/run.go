@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -62,7 +60,7 @@ to the existing turn: completed tools are not run again.`,
 				return err
 			}
 			defer e.close()
-			run, err := e.startOrAttach(ctx, turnID(cfg.Session, blocks), workflows.TurnInput{Blocks: blocks, CloseIntake: true})
+			run, err := e.startOrAttach(ctx, blocks, workflows.TurnInput{Blocks: blocks, CloseIntake: true})
 			if err != nil {
 				return err
 			}
@@ -92,19 +90,14 @@ func readMessage(arg string, stdin io.Reader) ([]tool.Block, error) {
 	return parseMessage(f)
 }
 
-// turnID derives a turn's workflow id from the session and the message's tool_use
-// ids, so that re-running the same message attaches to the same turn (SPEC §7).
-func turnID(session string, blocks []tool.Block) string {
-	h := sha256.New()
-	for _, b := range blocks {
-		io.WriteString(h, b.ID+"\n")
+// startOrAttach starts the turn named by these blocks (turnid.go), or attaches to
+// the one with the same id, running or finished, when it was started with the same
+// message; the same ids with another message are refused (exit 2).
+func (e *env) startOrAttach(ctx context.Context, named []tool.Block, in workflows.TurnInput) (client.WorkflowRun, error) {
+	if legacy := legacyTurnID(e.cfg.Session, named); runningLegacyTurn(ctx, e.conn.Client, legacy) {
+		return e.conn.Client.GetWorkflow(ctx, legacy, ""), nil
 	}
-	return fmt.Sprintf("turn-%s-%s", session, hex.EncodeToString(h.Sum(nil))[:20])
-}
-
-// startOrAttach starts the turn, or attaches to the one with the same id whether it
-// is still running or already finished.
-func (e *env) startOrAttach(ctx context.Context, id string, in workflows.TurnInput) (client.WorkflowRun, error) {
+	id, digest := turnID(e.cfg.Session, named), messageDigest(named)
 	in.SessionID, in.Workdir = e.cfg.Session, e.cfg.Workdir
 	in.Options.HeartbeatTimeout = e.cfg.HeartbeatTimeout
 	in.SearchAttributes = e.conn.HasSearchAttributes(ctx)
@@ -122,13 +115,23 @@ func (e *env) startOrAttach(ctx context.Context, id string, in workflows.TurnInp
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		StaticSummary:            workflows.TurnStaticSummary(in),
 		StaticDetails:            workflows.TurnStaticDetails(in),
+		Memo:                     map[string]any{messageMemo: digest},
 	}, workflows.TurnWorkflowName, in)
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
-	if errors.As(err, &started) {
-		return e.conn.Client.GetWorkflow(ctx, id, ""), nil
+	if err != nil && !errors.As(err, &started) {
+		return nil, fmt.Errorf("start turn %s: %w", id, err)
+	}
+	// USE_EXISTING hands back a running turn without saying so, and a finished one
+	// comes back as AlreadyStarted: either way the memo tells whose message it ran.
+	same, derr := sameMessage(ctx, e.conn.Client, id, digest)
+	if derr != nil {
+		return nil, derr
+	}
+	if !same {
+		return nil, turnCollisionError(e.cfg.Session, id, named)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("start turn %s: %w", id, err)
+		return e.conn.Client.GetWorkflow(ctx, id, ""), nil
 	}
 	fmt.Fprintf(os.Stderr, "turn %s\n", id)
 	return run, nil
@@ -213,7 +216,7 @@ func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, 
 			continue
 		}
 		if run == nil {
-			if run, err = e.startOrAttach(ctx, turnID(cfg.Session, []tool.Block{b}), workflows.TurnInput{Blocks: []tool.Block{b}}); err != nil {
+			if run, err = e.startOrAttach(ctx, []tool.Block{b}, workflows.TurnInput{Blocks: []tool.Block{b}}); err != nil {
 				return err
 			}
 			go func() { follow(ctx, e.conn.Client, run, stderr); close(followed) }()
