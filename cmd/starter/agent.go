@@ -163,6 +163,9 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 	if err != nil {
 		return nil, fmt.Errorf("start session %s: %w", e.cfg.Session, err)
 	}
+	if _, err := e.adopt(ctx, id, "session"); err != nil { // queues.go: resume a paused session
+		return nil, err
+	}
 	fmt.Fprintf(os.Stderr, "session %s (workflow %s)\n", e.cfg.Session, id)
 	return run, nil
 }

@@ -51,7 +51,9 @@ With deny, --reason is passed to the model.`,
 			}
 			done := map[string]string{workflows.ApproveUpdate: "approved", workflows.DenyUpdate: "denied"}[update]
 			fmt.Fprintf(cmd.OutOrStdout(), "%s %s %s in %s\n", done, p.ToolUseID, p.Description, args[0])
-			if e.worker != nil {
+			if serving, err := e.adopt(cmd.Context(), args[0], "turn"); err != nil {
+				return err
+			} else if serving {
 				fmt.Fprintln(cmd.ErrOrStderr(), "starter: this process runs the turn's worker: waiting until the turn finishes or waits for approval again")
 				return e.waitQuiet(cmd.Context(), args[0])
 			}

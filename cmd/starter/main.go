@@ -36,6 +36,11 @@ func main() {
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().String("config", "", "a toolpipe.yaml (default: ./toolpipe.yaml when present)")
+	// An unknown flag or a value that does not parse (--heartbeat-timeout=abc) is
+	// bad input: exit 2, as for any other.
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError{fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
+	})
 	root.AddCommand(runCmd(), statusCmd(), interruptCmd(), devCmd(), approveCmd(), denyCmd())
 	root.AddCommand(agentCmd())
 	if err := root.Execute(); err != nil {

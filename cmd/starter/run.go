@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	enumspb "go.temporal.io/api/enums/v1"
@@ -48,6 +49,7 @@ to the existing turn: completed tools are not run again.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
+			defer sayOnInterrupt(ctx, cmd.Context(), cmd.ErrOrStderr(), "the turn", "run the same `starter run` again (same --session, message and --state-dir)")()
 			if stream {
 				return runStream(ctx, cfg, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 			}
@@ -95,7 +97,7 @@ func readMessage(arg string, stdin io.Reader) ([]tool.Block, error) {
 // message; the same ids with another message are refused (exit 2).
 func (e *env) startOrAttach(ctx context.Context, named []tool.Block, in workflows.TurnInput) (client.WorkflowRun, error) {
 	if legacy := legacyTurnID(e.cfg.Session, named); runningLegacyTurn(ctx, e.conn.Client, legacy) {
-		return e.conn.Client.GetWorkflow(ctx, legacy, ""), nil
+		return e.conn.Client.GetWorkflow(ctx, legacy, ""), nil // started on the shared queue: its workers run it
 	}
 	id, digest := turnID(e.cfg.Session, named), messageDigest(named)
 	in.SessionID, in.Workdir = e.cfg.Session, e.cfg.Workdir
@@ -129,6 +131,9 @@ func (e *env) startOrAttach(ctx context.Context, named []tool.Block, in workflow
 	}
 	if !same {
 		return nil, turnCollisionError(e.cfg.Session, id, named)
+	}
+	if _, err := e.adopt(ctx, id, "turn"); err != nil { // queues.go: resume a paused turn
+		return nil, err
 	}
 	if err != nil {
 		return e.conn.Client.GetWorkflow(ctx, id, ""), nil
@@ -167,8 +172,17 @@ func follow(ctx context.Context, c client.Client, run client.WorkflowRun, stderr
 		if err == nil {
 			err = h.Get(ctx, &resp)
 		}
+		if err != nil && transient(err) && ctx.Err() == nil {
+			// The embedded server is restarting (its process exited and another
+			// client takes it over): keep following.
+			select {
+			case <-ctx.Done():
+			case <-time.After(200 * time.Millisecond):
+			}
+			continue
+		}
 		if err != nil {
-			return // the turn has finished (or the server is gone): the result tells
+			return // the turn has finished: the result tells
 		}
 		for _, r := range resp.Results {
 			w.result(r)
@@ -200,7 +214,7 @@ func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, 
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	var run client.WorkflowRun
 	followed := make(chan struct{})
-	line := 0
+	line, tools := 0, 0
 	for sc.Scan() {
 		line++
 		text := strings.TrimSpace(sc.Text())
@@ -214,6 +228,10 @@ func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, 
 		}
 		if !ok {
 			continue
+		}
+		if tools++; tools > workflows.MaxToolsPerTurn {
+			e.closeIntake(ctx, run)
+			return tooManyTools(tools)
 		}
 		if run == nil {
 			if run, err = e.startOrAttach(ctx, []tool.Block{b}, workflows.TurnInput{Blocks: []tool.Block{b}}); err != nil {

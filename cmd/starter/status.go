@@ -21,6 +21,11 @@ func statusCmd() *cobra.Command {
 				return err
 			}
 			defer e.close()
+			// A paused turn has no worker to answer a query: say so instead of waiting.
+			if note := e.pausedNote(cmd.Context(), args[0]); note != "" {
+				fmt.Fprintln(cmd.OutOrStdout(), note)
+				return nil
+			}
 			v, err := e.conn.Client.QueryWorkflow(cmd.Context(), args[0], "", workflows.StateQuery)
 			if err != nil {
 				return fmt.Errorf("query %s: %w", args[0], err)
