@@ -42,7 +42,7 @@ func main() {
 		return usageError{fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
 	})
 	root.AddCommand(runCmd(), statusCmd(), interruptCmd(), devCmd(), approveCmd(), denyCmd())
-	root.AddCommand(agentCmd())
+	root.AddCommand(agentCmd(), gcCmd())
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "starter:", oneLine(err))
 		var bad badInputError
