@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -46,7 +47,8 @@ func main() {
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "starter:", oneLine(err))
 		var bad badInputError
-		if errors.As(err, &bad) || isUsageError(err) {
+		// cobra's "unknown command" is a plain error: a mistyped command is bad input too.
+		if errors.As(err, &bad) || isUsageError(err) || strings.HasPrefix(err.Error(), "unknown command") {
 			os.Exit(exitBadInput)
 		}
 		os.Exit(exitInfra)
