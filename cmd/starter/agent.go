@@ -131,6 +131,9 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 		if prompt != "" {
 			fmt.Fprintf(os.Stderr, "session %s is running: attaching (PROMPT not sent; use `starter agent send %s MESSAGE`)\n", e.cfg.Session, e.cfg.Session)
 		}
+		if _, err := e.adopt(ctx, id, "session"); err != nil { // queues.go: resume a paused session
+			return nil, err
+		}
 		return e.conn.Client.GetWorkflow(ctx, id, ""), nil
 	}
 	if prompt == "" {
