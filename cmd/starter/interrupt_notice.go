@@ -22,6 +22,13 @@ func sayOnInterrupt(ctx, parent context.Context, stderr io.Writer, what, resume 
 		select {
 		case <-done:
 		case <-ctx.Done():
+			// stop closes done before the command's own cancel: a command that
+			// ended by itself is not interrupted.
+			select {
+			case <-done:
+				return
+			default:
+			}
 			if parent.Err() == nil {
 				fmt.Fprintf(stderr, "\nstarter: interrupted: stopping the tools this process runs (a few seconds); %s is paused, its state kept in the state directory. To resume, %s.\n", what, resume)
 			}

@@ -133,3 +133,30 @@ func (e *env) pausedNote(ctx context.Context, id string) string {
 		"It resumes when a starter attaches to it: the same `starter run` (same --session, message and --state-dir), or `starter agent --session S` for a session.",
 		id, len(d.GetPendingActivities()))
 }
+
+// answerQueries makes sure a query about the workflow id can be answered: when it
+// is on a process's queue that nothing polls (its starter exited, or it finished),
+// this process polls that queue for workflow tasks only, without taking its lock:
+// queries replay the workflow, and no tool of it runs here.
+func (e *env) answerQueries(ctx context.Context, id string) {
+	if !e.conn.Embedded {
+		return
+	}
+	d, err := e.conn.Client.DescribeWorkflowExecution(ctx, id, "")
+	if err != nil {
+		return
+	}
+	queue := d.GetExecutionConfig().GetTaskQueue().GetName()
+	if !tpworker.IsProcessQueue(queue, e.base) || tpworker.QueueServed(e.cfg.StateDir, queue) {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, ok := e.served[queue]; ok || e.closing {
+		return
+	}
+	w, err := tpworker.Start(tpworker.Config{Client: e.conn.Client, TaskQueue: queue, StateDir: e.cfg.StateDir, Logger: e.log, WorkflowsOnly: true})
+	if err == nil {
+		e.served[queue] = servedQueue{worker: w}
+	}
+}
