@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 
 	"github.com/toolpipe/toolpipe/tool"
 )
@@ -55,7 +56,10 @@ func wasRead(call tool.Call, path string) bool {
 }
 
 // writeFileAtomic writes through a temporary file and a rename, so a crash never
-// leaves a half-written file, and keeps an existing file's mode.
+// leaves a half-written file, and keeps an existing file's mode. The temporary file
+// is flock'ed until it is renamed, so a Write whose worker died mid-way is told
+// apart from one in progress: the next write into that directory removes what a
+// dead writer left (removeStaleTemps).
 func writeFileAtomic(path string, data []byte) error {
 	mode := fs.FileMode(0o644)
 	if st, err := os.Stat(path); err == nil {
@@ -64,21 +68,53 @@ func writeFileAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".toolpipe-*")
+	removeStaleTemps(filepath.Dir(path))
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+tempMarker+"*")
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
+	// Closed only after the rename: the lock covers the file's whole life under
+	// its temporary name.
+	defer tmp.Close()
+	renamed := false
+	defer func() {
+		if !renamed {
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err := syscall.Flock(int(tmp.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return fmt.Errorf("lock the temporary file: %w", err)
+	}
 	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
 		return err
 	}
 	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
 		return err
 	}
-	if err := tmp.Close(); err != nil {
+	if err := os.Rename(tmp.Name(), path); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	renamed = true
+	return nil
+}
+
+// tempMarker is in the name of every temporary file a Write or Edit creates.
+const tempMarker = ".toolpipe-"
+
+// removeStaleTemps removes the temporary files in dir that no live writer holds:
+// those of a Write or Edit whose worker was killed before its rename.
+func removeStaleTemps(dir string) {
+	names, _ := filepath.Glob(filepath.Join(dir, ".*"+tempMarker+"*"))
+	for _, name := range names {
+		f, err := os.Open(name)
+		if err != nil {
+			continue
+		}
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			// Removed by name: if the writer renamed it meanwhile, the name is gone
+			// and nothing is removed.
+			os.Remove(name)
+		}
+		f.Close()
+	}
 }

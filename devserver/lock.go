@@ -196,3 +196,25 @@ func removeInfo(stateDir string) error {
 	}
 	return nil
 }
+
+// WaitFree blocks until no process holds the state directory's lock: the server
+// that owned it has stopped or its process has died. A client of that server can
+// then start one itself (worker's server keeper). It takes the lock and drops it at
+// once, so a Start that follows may still lose the race to another waiter.
+func WaitFree(stateDir string) error {
+	f, err := os.OpenFile(filepath.Join(stateDir, lockFileName), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("devserver: open lock file: %w", err)
+	}
+	defer f.Close()
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("devserver: wait for the lock: %w", err)
+	}
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+}

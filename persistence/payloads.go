@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/sdk/converter"
@@ -75,6 +76,10 @@ func (d *PayloadDriver) Store(ctx converter.StorageDriverStoreContext, payloads 
 func (d *PayloadDriver) write(name string, data []byte) error {
 	final := filepath.Join(d.dir, name)
 	if _, err := os.Stat(final); err == nil {
+		// Stored again: touch it, so its time says when a workflow last referenced it
+		// (retention.go removes only payloads older than every history).
+		now := time.Now()
+		_ = os.Chtimes(final, now, now)
 		return nil
 	}
 	tmp, err := os.CreateTemp(d.dir, ".payload-*")

@@ -40,14 +40,29 @@ func Process(store Store, session, toolUseID string, content []byte, structured 
 	err := errNoStore
 	if store != nil {
 		var p Persisted
-		if p, err = store.Persist(session, toolUseID, content, structured); err == nil {
-			return Result{Content: Message(p), Size: size, Persisted: &p}
+		kept := content[:min(len(content), MaxPersistedBytes)]
+		if p, err = store.Persist(session, toolUseID, kept, structured); err == nil {
+			msg := Message(p)
+			if size > MaxPersistedBytes {
+				msg += cappedNote(size)
+			}
+			return Result{Content: msg, Size: size, Persisted: &p}
 		}
 	}
 	return truncated(content, threshold, size, err)
 }
 
 var errNoStore = errors.New("no store configured")
+
+// MaxPersistedBytes caps one persisted output, as Claude Code does: a command that
+// prints 2 GB keeps its first 64 MiB on disk and the model is told the rest was
+// dropped.
+const MaxPersistedBytes = 64 << 20
+
+// cappedNote is added to the stub of an output over MaxPersistedBytes.
+func cappedNote(size int64) string {
+	return fmt.Sprintf("\n[The output was %s; only its first %s were saved to the file above.]", FormatSize(size), FormatSize(MaxPersistedBytes))
+}
 
 // truncated is the degraded result: the first limit characters of kept, cut so as
 // not to split a character, and a note the model can act on.
@@ -85,6 +100,7 @@ type SpillWriter struct {
 	size     int64
 	chars    int64  // characters written
 	w        Writer // non-nil while spilling
+	written  int64  // bytes sent to w, at most MaxPersistedBytes
 	err      error  // why persisting failed; from then on bytes are only counted
 	finished bool
 	aborted  bool
@@ -144,9 +160,11 @@ func (s *SpillWriter) open() error {
 // write sends b to the file and gives the file up on the first error, so that the
 // rest of the output is only counted.
 func (s *SpillWriter) write(b []byte) error {
+	b = b[:min(int64(len(b)), MaxPersistedBytes-s.written)]
 	if len(b) == 0 {
 		return nil
 	}
+	s.written += int64(len(b))
 	if _, err := s.w.Write(b); err != nil {
 		_ = s.w.Abort()
 		s.w = nil
@@ -181,7 +199,11 @@ func (s *SpillWriter) Finish() (Result, error) {
 		if err != nil {
 			s.result = truncated(s.held, s.limit, s.size, err)
 		} else {
-			s.result = Result{Content: Message(p), Size: s.size, Persisted: &p}
+			msg := Message(p)
+			if s.size > MaxPersistedBytes {
+				msg += cappedNote(s.size)
+			}
+			s.result = Result{Content: msg, Size: s.size, Persisted: &p}
 		}
 	}
 	s.held = nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"go.temporal.io/sdk/interceptor"
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
@@ -63,6 +64,8 @@ func RegisterWorkflows(r sdkworker.WorkflowRegistry) {
 //     about a second of JSON work on a busy machine, which the SDK's default 1s
 //     deadlock detector would fail and retry forever. 5s leaves room (inputs are
 //     bounded by tool.Definition.MaxInputBytes) and stays under the 10s task timeout.
+//   - Tools outlive server blips: heartbeats go through blipProof (heartbeat.go), so
+//     only the server's answer or a really passed heartbeat timeout stops a tool.
 func Options() sdkworker.Options {
 	eager := 32
 	return sdkworker.Options{
@@ -71,5 +74,6 @@ func Options() sdkworker.Options {
 		DefaultHeartbeatThrottleInterval:            500 * time.Millisecond,
 		MaxEagerActivityReservationsPerWorkflowTask: &eager,
 		StickyScheduleToStartTimeout:                2 * time.Second,
+		Interceptors:                                []interceptor.WorkerInterceptor{&blipProof{}},
 	}
 }

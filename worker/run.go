@@ -24,6 +24,9 @@ type Config struct {
 	WebFetchAllowPrivate bool
 	// WebFetchTimeout bounds one WebFetch (webfetch-timeout); 0 means the default.
 	WebFetchTimeout time.Duration
+	// WorkflowsOnly runs workflow tasks (and queries) but no tool: for answering a
+	// query about a workflow whose starter exited without resuming its tools.
+	WorkflowsOnly bool
 }
 
 // shutdownGrace is how long running tools get to stop after SIGINT/SIGTERM: they
@@ -43,6 +46,7 @@ func Start(cfg Config) (sdkworker.Worker, error) {
 	}
 	opts := Options()
 	opts.WorkerStopTimeout = shutdownGrace
+	opts.LocalActivityWorkerOnly = cfg.WorkflowsOnly
 	w := sdkworker.New(cfg.Client, cfg.TaskQueue, opts)
 	Register(w, acts)
 	if err := w.Start(); err != nil {

@@ -131,6 +131,9 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 		if prompt != "" {
 			fmt.Fprintf(os.Stderr, "session %s is running: attaching (PROMPT not sent; use `starter agent send %s MESSAGE`)\n", e.cfg.Session, e.cfg.Session)
 		}
+		if _, err := e.adopt(ctx, id, "session"); err != nil { // queues.go: resume a paused session
+			return nil, err
+		}
 		return e.conn.Client.GetWorkflow(ctx, id, ""), nil
 	}
 	if prompt == "" {
@@ -162,6 +165,9 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 	}, workflows.SessionWorkflowName, in)
 	if err != nil {
 		return nil, fmt.Errorf("start session %s: %w", e.cfg.Session, err)
+	}
+	if _, err := e.adopt(ctx, id, "session"); err != nil { // queues.go: resume a paused session
+		return nil, err
 	}
 	fmt.Fprintf(os.Stderr, "session %s (workflow %s)\n", e.cfg.Session, id)
 	return run, nil

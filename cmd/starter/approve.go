@@ -45,13 +45,18 @@ With deny, --reason is passed to the model.`,
 				return err
 			}
 			defer e.close()
+			// A turn whose starter exited resumes here: the answer needs its worker.
+			serving, err := e.adopt(cmd.Context(), args[0], "turn")
+			if err != nil {
+				return err
+			}
 			p, err := e.answer(cmd.Context(), update, args[0], workflows.ApprovalRequest{ToolUseID: args[1], Reason: reason})
 			if err != nil {
 				return err
 			}
 			done := map[string]string{workflows.ApproveUpdate: "approved", workflows.DenyUpdate: "denied"}[update]
 			fmt.Fprintf(cmd.OutOrStdout(), "%s %s %s in %s\n", done, p.ToolUseID, p.Description, args[0])
-			if e.worker != nil {
+			if serving {
 				fmt.Fprintln(cmd.ErrOrStderr(), "starter: this process runs the turn's worker: waiting until the turn finishes or waits for approval again")
 				return e.waitQuiet(cmd.Context(), args[0])
 			}

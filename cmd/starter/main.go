@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -36,12 +37,18 @@ func main() {
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().String("config", "", "a toolpipe.yaml (default: ./toolpipe.yaml when present)")
+	// An unknown flag or a value that does not parse (--heartbeat-timeout=abc) is
+	// bad input: exit 2, as for any other.
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError{fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
+	})
 	root.AddCommand(runCmd(), statusCmd(), interruptCmd(), devCmd(), approveCmd(), denyCmd())
-	root.AddCommand(agentCmd())
+	root.AddCommand(agentCmd(), gcCmd())
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "starter:", oneLine(err))
 		var bad badInputError
-		if errors.As(err, &bad) || isUsageError(err) {
+		// cobra's "unknown command" is a plain error: a mistyped command is bad input too.
+		if errors.As(err, &bad) || isUsageError(err) || strings.HasPrefix(err.Error(), "unknown command") {
 			os.Exit(exitBadInput)
 		}
 		os.Exit(exitInfra)

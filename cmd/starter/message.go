@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
+	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/workflows"
 )
 
 // assistantMessage is the Anthropic Messages format of an assistant turn.
@@ -55,6 +58,9 @@ func parseMessage(r io.Reader) ([]tool.Block, error) {
 		}
 		seen[b.ID] = true
 		blocks = append(blocks, b)
+		if len(blocks) > workflows.MaxToolsPerTurn {
+			return nil, tooManyTools(len(blocks))
+		}
 	}
 	return blocks, nil
 }
@@ -84,7 +90,19 @@ func parseBlock(raw json.RawMessage) (tool.Block, bool, error) {
 	if err := tool.CheckBlock(b); err != nil {
 		return tool.Block{}, false, err
 	}
+	// The id names the files of its persisted output: one the state directory
+	// cannot store is refused here, like the session, not found out mid-turn.
+	if err := persistence.ValidateName("tool_use id", b.ID); err != nil {
+		return tool.Block{}, false, fmt.Errorf("%v: tool_use ids must be usable as a file name (no '/', '\\', '..' or NUL; at most %d bytes)",
+			strings.TrimPrefix(err.Error(), "persist: "), persistence.MaxNameBytes)
+	}
 	return b, true, nil
+}
+
+// tooManyTools is bad input: a turn holds at most workflows.MaxToolsPerTurn calls.
+func tooManyTools(n int) error {
+	return badInput("the message has more than %d tool_use blocks (at least %d): a turn holds at most %d; split the calls over several messages",
+		workflows.MaxToolsPerTurn, n, workflows.MaxToolsPerTurn)
 }
 
 // userMessage is the answer: tool_result blocks in arrival order.

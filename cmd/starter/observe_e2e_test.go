@@ -78,17 +78,17 @@ func TestRunProgressAndUIMetadata(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	w, err := tpworker.Start(tpworker.Config{Client: conn.Client, TaskQueue: tpworker.DefaultTaskQueue, StateDir: state, Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
 	id := strings.TrimSpace(strings.TrimPrefix(strings.SplitN(errOut, "\n", 2)[0], "turn "))
-
 	d, err := conn.Client.DescribeWorkflowExecution(ctx, id, "")
 	if err != nil {
 		t.Fatalf("describe %q: %v", id, err)
 	}
+	// The turn ran on its starter's own task queue (queues.go).
+	w, err := tpworker.Start(tpworker.Config{Client: conn.Client, TaskQueue: d.GetExecutionConfig().GetTaskQueue().GetName(), StateDir: state, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
 	dc := converter.GetDefaultDataConverter()
 	var summary, details, status, session string
 	md := d.GetExecutionConfig().GetUserMetadata()

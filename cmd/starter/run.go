@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +10,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	enumspb "go.temporal.io/api/enums/v1"
@@ -50,6 +49,7 @@ to the existing turn: completed tools are not run again.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
+			defer sayOnInterrupt(ctx, cmd.Context(), cmd.ErrOrStderr(), "the turn", "run the same `starter run` again (same --session, message and --state-dir)")()
 			if stream {
 				return runStream(ctx, cfg, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 			}
@@ -62,7 +62,7 @@ to the existing turn: completed tools are not run again.`,
 				return err
 			}
 			defer e.close()
-			run, err := e.startOrAttach(ctx, turnID(cfg.Session, blocks), workflows.TurnInput{Blocks: blocks, CloseIntake: true})
+			run, err := e.startOrAttach(ctx, blocks, workflows.TurnInput{Blocks: blocks, CloseIntake: true})
 			if err != nil {
 				return err
 			}
@@ -92,19 +92,14 @@ func readMessage(arg string, stdin io.Reader) ([]tool.Block, error) {
 	return parseMessage(f)
 }
 
-// turnID derives a turn's workflow id from the session and the message's tool_use
-// ids, so that re-running the same message attaches to the same turn (SPEC §7).
-func turnID(session string, blocks []tool.Block) string {
-	h := sha256.New()
-	for _, b := range blocks {
-		io.WriteString(h, b.ID+"\n")
+// startOrAttach starts the turn named by these blocks (turnid.go), or attaches to
+// the one with the same id, running or finished, when it was started with the same
+// message; the same ids with another message are refused (exit 2).
+func (e *env) startOrAttach(ctx context.Context, named []tool.Block, in workflows.TurnInput) (client.WorkflowRun, error) {
+	if legacy := legacyTurnID(e.cfg.Session, named); runningLegacyTurn(ctx, e.conn.Client, legacy) {
+		return e.conn.Client.GetWorkflow(ctx, legacy, ""), nil // started on the shared queue: its workers run it
 	}
-	return fmt.Sprintf("turn-%s-%s", session, hex.EncodeToString(h.Sum(nil))[:20])
-}
-
-// startOrAttach starts the turn, or attaches to the one with the same id whether it
-// is still running or already finished.
-func (e *env) startOrAttach(ctx context.Context, id string, in workflows.TurnInput) (client.WorkflowRun, error) {
+	id, digest := turnID(e.cfg.Session, named), messageDigest(named)
 	in.SessionID, in.Workdir = e.cfg.Session, e.cfg.Workdir
 	in.Options.HeartbeatTimeout = e.cfg.HeartbeatTimeout
 	in.SearchAttributes = e.conn.HasSearchAttributes(ctx)
@@ -122,13 +117,26 @@ func (e *env) startOrAttach(ctx context.Context, id string, in workflows.TurnInp
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		StaticSummary:            workflows.TurnStaticSummary(in),
 		StaticDetails:            workflows.TurnStaticDetails(in),
+		Memo:                     map[string]any{messageMemo: digest},
 	}, workflows.TurnWorkflowName, in)
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
-	if errors.As(err, &started) {
-		return e.conn.Client.GetWorkflow(ctx, id, ""), nil
+	if err != nil && !errors.As(err, &started) {
+		return nil, fmt.Errorf("start turn %s: %w", id, err)
+	}
+	// USE_EXISTING hands back a running turn without saying so, and a finished one
+	// comes back as AlreadyStarted: either way the memo tells whose message it ran.
+	same, derr := sameMessage(ctx, e.conn.Client, id, digest)
+	if derr != nil {
+		return nil, derr
+	}
+	if !same {
+		return nil, turnCollisionError(e.cfg.Session, id, named)
+	}
+	if _, err := e.adopt(ctx, id, "turn"); err != nil { // queues.go: resume a paused turn
+		return nil, err
 	}
 	if err != nil {
-		return nil, fmt.Errorf("start turn %s: %w", id, err)
+		return e.conn.Client.GetWorkflow(ctx, id, ""), nil
 	}
 	fmt.Fprintf(os.Stderr, "turn %s\n", id)
 	return run, nil
@@ -164,8 +172,17 @@ func follow(ctx context.Context, c client.Client, run client.WorkflowRun, stderr
 		if err == nil {
 			err = h.Get(ctx, &resp)
 		}
+		if err != nil && transient(err) && ctx.Err() == nil {
+			// The embedded server is restarting (its process exited and another
+			// client takes it over): keep following.
+			select {
+			case <-ctx.Done():
+			case <-time.After(200 * time.Millisecond):
+			}
+			continue
+		}
 		if err != nil {
-			return // the turn has finished (or the server is gone): the result tells
+			return // the turn has finished: the result tells
 		}
 		for _, r := range resp.Results {
 			w.result(r)
@@ -197,7 +214,7 @@ func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, 
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	var run client.WorkflowRun
 	followed := make(chan struct{})
-	line := 0
+	line, tools := 0, 0
 	for sc.Scan() {
 		line++
 		text := strings.TrimSpace(sc.Text())
@@ -212,8 +229,12 @@ func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, 
 		if !ok {
 			continue
 		}
+		if tools++; tools > workflows.MaxToolsPerTurn {
+			e.closeIntake(ctx, run)
+			return tooManyTools(tools)
+		}
 		if run == nil {
-			if run, err = e.startOrAttach(ctx, turnID(cfg.Session, []tool.Block{b}), workflows.TurnInput{Blocks: []tool.Block{b}}); err != nil {
+			if run, err = e.startOrAttach(ctx, []tool.Block{b}, workflows.TurnInput{Blocks: []tool.Block{b}}); err != nil {
 				return err
 			}
 			go func() { follow(ctx, e.conn.Client, run, stderr); close(followed) }()

@@ -2,26 +2,39 @@ package main
 
 import (
 	"context"
-	"fmt"
+	"io"
 	"log/slog"
 	"os"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
-	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/internal/config"
+	"github.com/toolpipe/toolpipe/persistence"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
 // env is what a command runs with: its configuration, a connection and, in embedded
-// mode, an in-process worker.
+// mode, the in-process workers of the workflows this process runs (queues.go).
 type env struct {
-	cfg    config.Config
-	log    *slog.Logger
-	conn   *tpworker.Conn
-	worker sdkworker.Worker
-	tel    *tpworker.Telemetry
+	cfg  config.Config
+	log  *slog.Logger
+	conn *tpworker.Conn
+	tel  *tpworker.Telemetry
+	// base is the configured task queue; cfg.TaskQueue is the one this process
+	// starts workflows on (its own queue in embedded mode).
+	base string
+	// stderr is where notices about adopted queues go.
+	stderr io.Writer
+	// overrides are the thresholds of toolpipe.yaml, kept current as it changes;
+	// every in-process worker shares them.
+	overrides *config.Thresholds
+
+	mu      sync.Mutex
+	closing bool
+	served  map[string]servedQueue
 }
 
 // loadConfig validates the command's configuration; a bad value is bad input.
@@ -30,6 +43,11 @@ func loadConfig(cmd *cobra.Command) (config.Config, error) {
 	cfg, _, err := config.Load(cmd.Flags(), file)
 	if err != nil {
 		return cfg, badInputError{err}
+	}
+	// The session names a directory of the state directory: what it cannot hold
+	// ("a..b") is refused as the tool_use ids are (message.go).
+	if err := persistence.ValidateName("session", cfg.Session); err != nil && cfg.Session != "" {
+		return cfg, badInput("%v: a session must be usable as a directory name (no '/', '\\', '..' or NUL)", strings.TrimPrefix(err.Error(), "persist: "))
 	}
 	return cfg, nil
 }
@@ -42,8 +60,13 @@ func newLogger(level string) *slog.Logger {
 }
 
 // setup connects as mode says and, when the server is embedded, runs a worker in
-// this process so that a turn needs nothing else.
+// this process so that a turn needs nothing else: on a task queue of its own for
+// run and agent (queues.go), on the configured queue for dev.
 func setup(ctx context.Context, cfg config.Config, mode tpworker.Mode) (*env, error) {
+	return setupWorker(ctx, cfg, mode, true)
+}
+
+func setupWorker(ctx context.Context, cfg config.Config, mode tpworker.Mode, withWorker bool) (*env, error) {
 	log := newLogger(cfg.LogLevel)
 	// Traces and metrics are off unless the OTEL_* variables or TOOLPIPE_TRACE ask.
 	tel, err := tpworker.NewTelemetry(ctx, tpworker.TelemetryConfig{ServiceName: "toolpipe-starter"})
@@ -57,16 +80,19 @@ func setup(ctx context.Context, cfg config.Config, mode tpworker.Mode) (*env, er
 		_ = tel.Shutdown(ctx)
 		return nil, err
 	}
-	e := &env{cfg: cfg, log: log, conn: conn, tel: tel}
-	if conn.Embedded {
-		w, err := tpworker.Start(tpworker.Config{Client: conn.Client, TaskQueue: cfg.TaskQueue, StateDir: cfg.StateDir, Logger: log,
-			WebFetchAllowPrivate: cfg.WebFetchAllowPrivate, WebFetchTimeout: cfg.WebFetchTimeout, Overrides: cfg.Overrides(log)})
-		if err != nil {
+	e := &env{cfg: cfg, log: log, conn: conn, tel: tel, base: cfg.TaskQueue, stderr: os.Stderr, served: map[string]servedQueue{},
+		overrides: cfg.Overrides(log)}
+	if conn.Embedded && withWorker {
+		queue := cfg.TaskQueue
+		if mode != tpworker.Embedded {
+			queue = tpworker.ProcessQueue(cfg.TaskQueue)
+		}
+		if err := e.serveQueue(queue, nil); err != nil {
 			conn.Close()
 			_ = tel.Shutdown(ctx)
-			return nil, fmt.Errorf("in-process worker: %w", err)
+			return nil, err
 		}
-		e.worker = w
+		e.cfg.TaskQueue = queue
 	}
 	return e, nil
 }
@@ -79,14 +105,13 @@ func connect(cmd *cobra.Command) (*env, error) {
 	if err != nil {
 		return nil, err
 	}
-	return setup(cmd.Context(), cfg, tpworker.Auto)
+	return setupWorker(cmd.Context(), cfg, tpworker.Auto, false)
 }
 
-// close stops the worker (running tools get their cancellation) and the server.
+// close stops the workers (running tools get their cancellation) and the server;
+// another client of the state directory takes the server over.
 func (e *env) close() {
-	if e.worker != nil {
-		e.worker.Stop()
-	}
+	e.stopWorkers()
 	e.conn.Close()
 	// Spans still batched are flushed, within a bound: an unreachable collector must
 	// not keep a finished command from exiting.

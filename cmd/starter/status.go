@@ -21,6 +21,12 @@ func statusCmd() *cobra.Command {
 				return err
 			}
 			defer e.close()
+			// A paused or finished turn has no worker to answer a query: say that it is
+			// paused, and answer with a worker that runs no tool (queues.go).
+			if note := e.pausedNote(cmd.Context(), args[0]); note != "" {
+				fmt.Fprintln(cmd.OutOrStdout(), note)
+			}
+			e.answerQueries(cmd.Context(), args[0])
 			v, err := e.conn.Client.QueryWorkflow(cmd.Context(), args[0], "", workflows.StateQuery)
 			if err != nil {
 				return fmt.Errorf("query %s: %w", args[0], err)

@@ -6,10 +6,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -31,7 +33,7 @@ func main() {
 			file, _ := cmd.Flags().GetString("config")
 			cfg, v, err := config.Load(cmd.Flags(), file)
 			if err != nil {
-				return err
+				return badInput{err}
 			}
 			var level slog.Level
 			_ = level.UnmarshalText([]byte(cfg.LogLevel))
@@ -76,12 +78,24 @@ func main() {
 			return nil
 		},
 	}
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return badInput{fmt.Errorf("%w (see worker --help)", err)} })
 	cmd.Flags().BoolVar(&dev, "dev", false, "start the embedded Temporal server (SQLite in --state-dir) instead of connecting to a cluster")
 	cmd.Flags().String("config", "", "a toolpipe.yaml (default: ./toolpipe.yaml when present)")
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyTaskQueue, config.KeyPort, config.KeyUI,
 		config.KeyUIPort, config.KeyLogLevel, config.KeyHeartbeatTimeout, config.KeyWebFetchAllowPrivate, config.KeyWebFetchTimeout)
 	if err := cmd.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
+		var bad badInput
+		if errors.As(err, &bad) || strings.HasPrefix(err.Error(), "unknown command") {
+			os.Exit(2)
+		}
 		os.Exit(1)
 	}
 }
+
+// badInput marks the user's flags, environment or configuration file as wrong:
+// the worker exits 2, as the starter does for bad input.
+type badInput struct{ err error }
+
+func (e badInput) Error() string { return e.err.Error() }
+func (e badInput) Unwrap() error { return e.err }

@@ -40,7 +40,11 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(workerEnv); spec != "" {
 		os.Exit(runWorkerProcess(spec))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
 }
 
 // runWorkerProcess is the worker subprocess: a real toolpipe worker (the one
@@ -112,8 +116,14 @@ type workerProc struct {
 func (e *env) startWorkerProcess() *workerProc {
 	e.t.Helper()
 	srv := testenv.Server()
+	return e.startWorkerProcessAt(srv.GetFrontendHostPort(), srv.GetDefaultNamespace())
+}
+
+// startWorkerProcessAt starts a worker process on the server at addr.
+func (e *env) startWorkerProcessAt(addr, namespace string) *workerProc {
+	e.t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), workerEnv+"="+strings.Join([]string{srv.GetFrontendHostPort(), srv.GetDefaultNamespace(), e.queue, e.state}, "|"))
+	cmd.Env = append(os.Environ(), workerEnv+"="+strings.Join([]string{addr, namespace, e.queue, e.state}, "|"))
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	sdkworker "go.temporal.io/sdk/worker"
+
+	tpworker "github.com/toolpipe/toolpipe/worker"
+)
+
+// Many starters share one state directory (the default one is shared by every
+// run). Each process runs only the workflows it started, on a task queue of its
+// own (worker.ProcessQueue), so no process picks up another invocation's tools, and
+// none cancels them by exiting. A workflow whose process exited is paused: nothing
+// polls its queue. Attaching to it (the same `run` again, `agent --session S`)
+// adopts the queue: this process runs a worker on it and the workflow resumes. If
+// the process that runs it is still alive, this one follows and takes over when
+// that process exits. The server stays up while any client needs it (worker's
+// server keeper).
+
+// servedQueue is a worker this process runs and the queue lock it holds.
+type servedQueue struct {
+	worker sdkworker.Worker
+	lock   *tpworker.QueueLock
+}
+
+// serveQueue starts a worker on queue; lock is its lock when already held.
+func (e *env) serveQueue(queue string, lock *tpworker.QueueLock) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, ok := e.served[queue]; ok || e.closing {
+		lock.Release()
+		return nil
+	}
+	if lock == nil && queue != e.base {
+		var ok bool
+		var err error
+		if lock, ok, err = tpworker.TryLockQueue(e.cfg.StateDir, queue); err != nil {
+			return err
+		} else if !ok {
+			return fmt.Errorf("task queue %s is served by another process", queue)
+		}
+	}
+	w, err := tpworker.Start(tpworker.Config{Client: e.conn.Client, TaskQueue: queue, StateDir: e.cfg.StateDir, Logger: e.log,
+		WebFetchAllowPrivate: e.cfg.WebFetchAllowPrivate, WebFetchTimeout: e.cfg.WebFetchTimeout, Overrides: e.overrides})
+	if err != nil {
+		lock.Release()
+		return fmt.Errorf("in-process worker: %w", err)
+	}
+	e.served[queue] = servedQueue{worker: w, lock: lock}
+	return nil
+}
+
+// adopt makes sure the workflow id runs: when it is on another process's queue and
+// that process has exited, this process serves the queue now (serving is true);
+// while that process lives, this one takes over when it exits.
+func (e *env) adopt(ctx context.Context, id, what string) (serving bool, err error) {
+	if !e.conn.Embedded {
+		return false, nil
+	}
+	d, err := e.conn.Client.DescribeWorkflowExecution(ctx, id, "")
+	if err != nil {
+		return false, fmt.Errorf("describe %s: %w", id, err)
+	}
+	if d.GetWorkflowExecutionInfo().GetCloseTime() != nil {
+		return false, nil // finished: its result is kept, nothing to run
+	}
+	queue := d.GetExecutionConfig().GetTaskQueue().GetName()
+	e.mu.Lock()
+	_, ours := e.served[queue]
+	e.mu.Unlock()
+	if ours || !tpworker.IsProcessQueue(queue, e.base) {
+		return ours, nil
+	}
+	lock, ok, err := tpworker.TryLockQueue(e.cfg.StateDir, queue)
+	if err != nil {
+		return false, err
+	}
+	if ok {
+		fmt.Fprintf(e.stderr, "%s %s was paused (the starter running it exited): resuming it in this process\n", what, id)
+		return true, e.serveQueue(queue, lock)
+	}
+	fmt.Fprintf(e.stderr, "%s %s is running in another starter process: following it (this process takes over if that one exits)\n", what, id)
+	go func() {
+		lock, err := tpworker.WaitLockQueue(e.cfg.StateDir, queue)
+		if err != nil {
+			return
+		}
+		if e.serveQueue(queue, lock) == nil && !e.isClosing() {
+			fmt.Fprintf(e.stderr, "the starter running %s %s exited: this process runs it now\n", what, id)
+		}
+	}()
+	return false, nil
+}
+
+func (e *env) isClosing() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.closing
+}
+
+// stopWorkers stops every worker of this process; their queue locks go with them,
+// so the workflows they ran read as paused.
+func (e *env) stopWorkers() {
+	e.mu.Lock()
+	e.closing = true
+	served := e.served
+	e.served = map[string]servedQueue{}
+	e.mu.Unlock()
+	for _, s := range served {
+		s.worker.Stop()
+		s.lock.Release()
+	}
+}
+
+// pausedNote says that the workflow id is paused, and how to resume it, when the
+// process that ran it has exited; "" when it runs, finished or is not on a
+// process's queue.
+func (e *env) pausedNote(ctx context.Context, id string) string {
+	if !e.conn.Embedded {
+		return ""
+	}
+	d, err := e.conn.Client.DescribeWorkflowExecution(ctx, id, "")
+	if err != nil || d.GetWorkflowExecutionInfo().GetCloseTime() != nil {
+		return ""
+	}
+	queue := d.GetExecutionConfig().GetTaskQueue().GetName()
+	if !tpworker.IsProcessQueue(queue, e.base) || tpworker.QueueServed(e.cfg.StateDir, queue) {
+		return ""
+	}
+	return fmt.Sprintf("%s is paused: the starter that ran it has exited (%d tool calls were running or waiting for their result). "+
+		"It resumes when a starter attaches to it: the same `starter run` (same --session, message and --state-dir), or `starter agent --session S` for a session.",
+		id, len(d.GetPendingActivities()))
+}
+
+// answerQueries makes sure a query about the workflow id can be answered: when it
+// is on a process's queue that nothing polls (its starter exited, or it finished),
+// this process polls that queue for workflow tasks only, without taking its lock:
+// queries replay the workflow, and no tool of it runs here.
+func (e *env) answerQueries(ctx context.Context, id string) {
+	if !e.conn.Embedded {
+		return
+	}
+	d, err := e.conn.Client.DescribeWorkflowExecution(ctx, id, "")
+	if err != nil {
+		return
+	}
+	queue := d.GetExecutionConfig().GetTaskQueue().GetName()
+	if !tpworker.IsProcessQueue(queue, e.base) || tpworker.QueueServed(e.cfg.StateDir, queue) {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, ok := e.served[queue]; ok || e.closing {
+		return
+	}
+	w, err := tpworker.Start(tpworker.Config{Client: e.conn.Client, TaskQueue: queue, StateDir: e.cfg.StateDir, Logger: e.log, WorkflowsOnly: true})
+	if err == nil {
+		e.served[queue] = servedQueue{worker: w}
+	}
+}
