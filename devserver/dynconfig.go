@@ -4,6 +4,11 @@ import (
 	"go.temporal.io/server/common/dynamicconfig"
 )
 
+// queueReadsPerSecond caps how often history reads one of its task queues from
+// the database: far above what a sequential turn needs (one read per tool), so
+// that it never paces one, and still a bound if something loops.
+const queueReadsPerSecond = 1000
+
 // dynamicConfig returns the server's dynamic configuration. The keys come
 // from the server's own setting definitions rather than strings, so a key a
 // server upgrade renames or removes fails the build instead of being
@@ -24,6 +29,22 @@ func dynamicConfig() dynamicconfig.StaticClient {
 		// The default mutable-state cache (128k entries) is sized for a
 		// production host; a laptop needs far less memory held.
 		dynamicconfig.HistoryCacheHostLevelMaxSize.Key(): 8096,
+
+		// History reads its task queues (transfer: dispatching workflow and
+		// activity tasks; timer: timeouts and retry back-offs; visibility:
+		// the UI's lists) from the database at most this often per shard,
+		// 20 times a second by default, a limit meant to keep thousands of
+		// shards from flooding a shared database. With our single shard it
+		// paced every sequential step of a turn: a tool's completion creates
+		// the workflow task that starts the next tool, and that task waited
+		// for the reader's next token, a flat 50 ms per step once the burst
+		// was spent (BENCHMARKS.md, "Where a sequential step's time goes").
+		// A read happens only when a commit has added tasks, so a higher
+		// limit adds no idle polling; what is read was committed before, so
+		// durability is untouched.
+		dynamicconfig.TransferProcessorMaxPollRPS.Key():   queueReadsPerSecond,
+		dynamicconfig.TimerProcessorMaxPollRPS.Key():      queueReadsPerSecond,
+		dynamicconfig.VisibilityProcessorMaxPollRPS.Key(): queueReadsPerSecond,
 
 		// The server never stops the SDK workers behind the scanners and
 		// the parent-close-policy processor (upstream marks it TODO): after

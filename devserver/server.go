@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/server/common/cluster"
 	"go.temporal.io/server/common/config"
 	"go.temporal.io/server/common/membership/static"
+	"go.temporal.io/server/common/metrics"
 	"go.temporal.io/server/common/primitives"
 	"go.temporal.io/server/temporal"
 )
@@ -44,6 +45,10 @@ type Config struct {
 	// last commits on a power cut or kernel crash, and is about four times faster
 	// (BENCHMARKS.md).
 	SQLiteSynchronous string
+	// MetricsHandler, when set, receives the server's metrics (persistence
+	// latencies, history task queue latencies, matching's sync matches...):
+	// for benchmarks and diagnosis. Default none.
+	MetricsHandler metrics.Handler
 }
 
 // Server is a running embedded Temporal server. Stop it to release the
@@ -265,7 +270,7 @@ func newTemporal(cfg Config, sqlCfg *config.SQL, services map[primitives.Service
 	conf.NamespaceDefaults.Archival.Visibility.State = "disabled"
 
 	defer recoverServerPanic("create server", &err)
-	srv, err = temporal.NewServer(
+	opts := []temporal.ServerOption{
 		temporal.WithConfig(conf),
 		temporal.ForServices(temporal.DefaultServices),
 		temporal.WithStaticHosts(hosts),
@@ -275,7 +280,11 @@ func newTemporal(cfg Config, sqlCfg *config.SQL, services map[primitives.Service
 			return authorization.NewNoopClaimMapper()
 		}),
 		temporal.WithDynamicConfigClient(dynamicConfig()),
-	)
+	}
+	if cfg.MetricsHandler != nil {
+		opts = append(opts, temporal.WithCustomMetricsHandler(cfg.MetricsHandler))
+	}
+	srv, err = temporal.NewServer(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("devserver: create server: %w", err)
 	}

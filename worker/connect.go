@@ -148,7 +148,10 @@ func dial(ctx context.Context, addr, ns string, o ConnectOptions) (client.Client
 	if err != nil {
 		return nil, err
 	}
-	opts := client.Options{HostPort: addr, Namespace: ns, Logger: newSDKLogger(o.Logger), ExternalStorage: storage}
+	opts := client.Options{HostPort: addr, Namespace: ns, Logger: newSDKLogger(o.Logger), ExternalStorage: storage,
+		// The embedded server is on loopback: gzip (the SDK's default) would only
+		// spend CPU on both ends of every call (BENCHMARKS.md).
+		ConnectionOptions: client.ConnectionOptions{GrpcCompression: &client.GrpcCompressionNone{}}}
 	if err := o.Telemetry.apply(&opts); err != nil {
 		return nil, err
 	}

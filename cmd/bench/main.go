@@ -11,10 +11,12 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
+	"google.golang.org/grpc"
 
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/devserver"
@@ -37,30 +39,39 @@ type bench struct {
 	runs     int
 	results  []row
 	stateArg string
+	trace    rpcTrace
+	timers   *serverTimers
+	verbose  bool
+	// cpuProfile is where the breakdown writes a CPU profile; "" for none.
+	cpuProfile string
 }
 
 func main() {
 	out := flag.String("out", "BENCHMARKS.md", "where to write the report")
 	runs := flag.Int("runs", 15, "repetitions of each overhead turn")
 	sync := flag.String("sqlite-sync", "full", "the embedded server's SQLite synchronous mode: full or normal")
+	only := flag.String("only", "", "comma-separated scenarios to run (breakdown, overhead, streaming, throughput, cost, recovery, memory); default all")
+	verbose := flag.Bool("v", false, "print every server timer the breakdown recorded")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole process (server, worker, client) during the breakdown to this file")
 	flag.Parse()
-	if err := run(*out, *runs, *sync); err != nil {
+	if err := run(*out, *runs, *sync, *only, *verbose, *cpuProfile); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out string, runs int, sync string) error {
+func run(out string, runs int, sync, only string, verbose bool, cpuProfile string) error {
 	ctx := context.Background()
 	base, err := os.MkdirTemp("", "toolpipe-bench")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(base)
-	b := &bench{ctx: ctx, state: filepath.Join(base, "state"), work: filepath.Join(base, "work"), queue: "bench", runs: runs}
+	b := &bench{ctx: ctx, state: filepath.Join(base, "state"), work: filepath.Join(base, "work"), queue: "bench", runs: runs, timers: newServerTimers(), verbose: verbose, cpuProfile: cpuProfile}
 	os.MkdirAll(b.work, 0o755)
 	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-	b.srv, err = devserver.Start(ctx, devserver.Config{StateDir: b.state, Logger: quiet, SQLiteSynchronous: sync})
+	b.srv, err = devserver.Start(ctx, devserver.Config{StateDir: b.state, Logger: quiet, SQLiteSynchronous: sync,
+		MetricsHandler: b.timers.handler()})
 	if err != nil {
 		return err
 	}
@@ -70,7 +81,10 @@ func run(out string, runs int, sync string) error {
 		return err
 	}
 	b.c, err = client.Dial(client.Options{HostPort: b.srv.FrontendAddress(), Namespace: b.srv.Namespace(),
-		ExternalStorage: driver.ExternalStorage(), Logger: quietSDK{}})
+		ExternalStorage: driver.ExternalStorage(), Logger: quietSDK{},
+		ConnectionOptions: client.ConnectionOptions{DialOptions: []grpc.DialOption{grpc.WithChainUnaryInterceptor(b.trace.interceptor)},
+			// As worker.Connect does for the embedded server: no gzip on loopback.
+			GrpcCompression: &client.GrpcCompressionNone{}}})
 	if err != nil {
 		return err
 	}
@@ -91,12 +105,49 @@ func run(out string, runs int, sync string) error {
 		return err
 	}
 
+	scenarios, err := b.selected(only)
+	if err != nil {
+		return err
+	}
 	start := time.Now()
-	for _, s := range []func() error{b.overhead, b.streaming, b.throughput, b.cost, b.recovery, b.memory} {
+	for _, s := range scenarios {
 		if err := s(); err != nil {
 			return err
 		}
 	}
 	printTable(os.Stdout, b.results)
 	return writeReport(out, b.results, time.Since(start), sync)
+}
+
+// selected returns the scenarios named in only (all of them when it is empty), in
+// the report's order.
+func (b *bench) selected(only string) ([]func() error, error) {
+	all := []struct {
+		name string
+		fn   func() error
+	}{
+		{"breakdown", b.breakdown}, {"overhead", b.overhead}, {"streaming", b.streaming},
+		{"throughput", b.throughput}, {"cost", b.cost}, {"recovery", b.recovery}, {"memory", b.memory},
+	}
+	want := map[string]bool{}
+	for _, n := range strings.Split(only, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			want[n] = true
+		}
+	}
+	var out []func() error
+	known := map[string]bool{}
+	for _, s := range all {
+		known[s.name] = true
+		if len(want) == 0 || want[s.name] {
+			out = append(out, s.fn)
+		}
+	}
+	for n := range want {
+		if known[n] {
+			continue
+		}
+		return nil, fmt.Errorf("-only: unknown scenario %q (breakdown, overhead, streaming, throughput, cost, recovery, memory)", n)
+	}
+	return out, nil
 }

@@ -9,6 +9,14 @@ real tool activities. The in-process baseline is package executor: the same
 scheduler (package scheduler) and the same tool functions, with goroutines instead
 of activities.
 
+0. **Breakdown.** The sequential turn (10 non-safe Writes) runs N times; each step
+   from one tool's completion to the next tool's completion is split three ways:
+   by the server's own event timestamps in the turn's history; by the times the
+   worker's gRPC calls start and end (a client interceptor) and the tool function
+   starts; and by the server's timers (a metrics handler: persistence latencies,
+   history task-queue latencies, matching's hand-over). The CPU time of the whole
+   process per tool call comes from getrusage, less what the idle process burns;
+   ` + "`-cpuprofile`" + ` writes a pprof profile of the same runs, ` + "`-v`" + ` prints every timer.
 1. **Overhead.** Each turn shape runs N times durably (a Turn workflow, started
    with eager start, awaited through its result) and N times in-process,
    interleaved so machine load hits both alike. The ratio is of the medians. The
@@ -37,6 +45,14 @@ const choices = `
 - **All tools of a scan start in one workflow task.** The queue scan returns every
   tool that may start, and the workflow schedules them all before it yields, so ten
   safe tools cost one workflow task, not ten. No durability cost.
+- **History reads its task queues up to 1,000 times a second** (dynamic config
+  ` + "`history.transferProcessorMaxPollRPS`" + ` and the timer and visibility ones, 20 by
+  default): the per-shard limit paced every sequential step at 50 ms with our one
+  shard. No durability cost: only committed tasks are read, and only after a
+  commit added some.
+- **No gzip between the worker and the embedded server** (loopback): the SDK
+  compresses every request by default, which costs CPU on both ends and saves
+  nothing on loopback. A cluster connection keeps the SDK's default.
 - **Heartbeat throttle at 500 ms** (worker option MaxHeartbeatThrottleInterval):
   cancellation reaches an activity only in a heartbeat response, so this bounds how
   fast a failing Bash kills its siblings. Cost: more heartbeat RPCs for long tools

@@ -66,7 +66,25 @@ func writeReport(path string, rows []row, took time.Duration, sync string) error
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.group, r.what, r.value, r.target)
 	}
 	b.WriteString(choices)
+	b.WriteString(keptSections(path))
 	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// keptMarker starts the part of BENCHMARKS.md that is written by hand (analysis,
+// before/after tables of earlier runs): a new run keeps it as it is.
+const keptMarker = "<!-- kept across runs: everything below is written by hand -->"
+
+// keptSections returns the hand-written part of the existing report at path, or
+// "" when there is none.
+func keptSections(path string) string {
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	if i := strings.Index(string(old), keptMarker); i >= 0 {
+		return "\n" + string(old[i:])
+	}
+	return ""
 }
 
 // quietSDK silences the SDK client's logs in the benchmark.
