@@ -66,6 +66,9 @@ func (t *turn) permit(ctx workflow.Context, b tool.Block, pre hooks.Result) (ver
 		}
 		d = permissions.Decision{Behavior: permissions.Ask, Reason: reason}
 	}
+	if pol := t.in.Settings.Permissions; pol != nil {
+		d = pol.Mode.DenyAsk(d) // dontAsk: a hook's ask is denied too
+	}
 	switch d.Behavior {
 	case permissions.Allow:
 		return verdict{allowed: true}, nil
