@@ -18,6 +18,8 @@ type Call struct {
 	// ReadFiles are the files read in this session so far; Edit and Write refuse to
 	// change an existing file that is not among them, as Claude Code does.
 	ReadFiles []string `json:"read_files,omitempty"`
+	// Response asks for Output.Response: PostToolUse hooks will read it.
+	Response bool `json:"response,omitempty"`
 }
 
 // Output is what a tool activity returns: the model-facing content and the changes
@@ -26,6 +28,10 @@ type Output struct {
 	Content  string    `json:"content"`
 	IsError  bool      `json:"is_error"`
 	Modifier *Modifier `json:"modifier,omitempty"`
+	// Response is the structured tool_response of Claude Code's tool (the output
+	// types of its sdk-tools.d.ts), when the call asked for it; it is for hooks,
+	// never for the model.
+	Response json.RawMessage `json:"response,omitempty"`
 }
 
 // Modifier is a context modifier: a change a tool result makes to the turn context.

@@ -46,7 +46,7 @@ type TurnSettings struct {
 
 // gates reports whether the settings change anything about running a tool.
 func (s *TurnSettings) gates() bool {
-	return s != nil && (s.Permissions != nil || !s.Hooks.Empty())
+	return s != nil && (s.Permissions != nil || s.Hooks.ToolGates())
 }
 
 // ApprovalRequest is the argument of ApproveUpdate and DenyUpdate.
