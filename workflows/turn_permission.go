@@ -73,7 +73,7 @@ func (t *turn) permit(ctx workflow.Context, b tool.Block, pre hooks.Result) (ver
 	case permissions.Allow:
 		return verdict{allowed: true}, nil
 	case permissions.Ask:
-		return t.ask(ctx, b, d.Reason)
+		return t.askWithHooks(ctx, b, d.Reason) // turn_ask_hooks.go
 	}
 	return verdict{message: d.Reason}, nil
 }
