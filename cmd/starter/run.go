@@ -106,6 +106,11 @@ func turnID(session string, blocks []tool.Block) string {
 // is still running or already finished.
 func (e *env) startOrAttach(ctx context.Context, id string, in workflows.TurnInput) (client.WorkflowRun, error) {
 	in.SessionID, in.Workdir = e.cfg.Session, e.cfg.Workdir
+	files, err := sessionReadFiles(e.cfg) // readstate.go
+	if err != nil {
+		return nil, err
+	}
+	in.Context.ReadFiles = files
 	in.Options.HeartbeatTimeout = e.cfg.HeartbeatTimeout
 	in.SearchAttributes = e.conn.HasSearchAttributes(ctx)
 	settings, err := turnSettings(e.cfg, os.Stderr) // settings.go
@@ -146,6 +151,7 @@ func (e *env) finish(ctx context.Context, run client.WorkflowRun, stdout, stderr
 		return fmt.Errorf("turn %s: %w", run.GetID(), err)
 	}
 	reportTurn(stderr, res) // settings.go
+	keepReadFiles(e.cfg, res, stderr)
 	return writeUserMessage(stdout, res.Results)
 }
 
@@ -236,6 +242,7 @@ func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, 
 	if err := run.Get(ctx, &res); err != nil {
 		return fmt.Errorf("turn %s: %w", run.GetID(), err)
 	}
+	keepReadFiles(cfg, res, stderr)
 	return writeUserMessage(stdout, res.Results)
 }
 
