@@ -71,22 +71,35 @@ func (t *turn) hookInput(ctx workflow.Context, e hooks.Event) hooks.Input {
 
 // runHooks runs cmds with the input in and combines their outcomes.
 func (t *turn) runHooks(ctx workflow.Context, e hooks.Event, id string, cmds []hooks.Command, in hooks.Input) (hooks.Result, error) {
-	s := t.in.Settings
-	b := tool.Block{ID: id}
+	return runHookCommands(ctx, hookEnv{settings: t.in.Settings, workdir: t.in.Workdir, sessionID: t.in.SessionID,
+		heartbeat: t.opts.HeartbeatTimeout}, e, id, cmds, in)
+}
+
+// hookEnv is where hooks run: the turn's or the session's settings and directory.
+type hookEnv struct {
+	settings  *TurnSettings
+	workdir   string
+	sessionID string
+	heartbeat time.Duration
+}
+
+// runHookCommands runs cmds at once, one activity each, with the input in, and
+// combines their outcomes. It returns an error only when ctx was cancelled.
+func runHookCommands(ctx workflow.Context, env hookEnv, e hooks.Event, id string, cmds []hooks.Command, in hooks.Input) (hooks.Result, error) {
 	stdin, err := in.Encode()
 	if err != nil {
 		panic(err) // every field marshals: a failure here is a bug
 	}
-	project := s.ProjectDir
+	project := env.settings.ProjectDir
 	if project == "" {
-		project = t.in.Workdir
+		project = env.workdir
 	}
 	futs := make([]workflow.Future, len(cmds))
 	for i, c := range cmds {
-		actx := workflow.WithActivityOptions(ctx, t.hookOptions(e, c))
+		actx := workflow.WithActivityOptions(ctx, hookOptions(e, c, env.heartbeat))
 		futs[i] = workflow.ExecuteActivity(actx, activities.HookActivityName, hooks.Invocation{
-			Event: e, ToolUseID: b.ID, Command: c.Command, TimeoutSeconds: c.Timeout,
-			Cwd: t.in.Workdir, ProjectDir: project, Stdin: stdin, SessionID: t.in.SessionID,
+			Event: e, ToolUseID: id, Command: c.Command, TimeoutSeconds: c.Timeout,
+			Cwd: env.workdir, ProjectDir: project, Stdin: stdin, SessionID: env.sessionID,
 		})
 	}
 	// Read with a disconnected context, as tool activities are: a cancelled hook's
@@ -112,10 +125,10 @@ func (t *turn) runHooks(ctx workflow.Context, e hooks.Event, id string, cmds []h
 	return hooks.Aggregate(e, outs), nil
 }
 
-func (t *turn) hookOptions(e hooks.Event, c hooks.Command) workflow.ActivityOptions {
+func hookOptions(e hooks.Event, c hooks.Command, heartbeat time.Duration) workflow.ActivityOptions {
 	return workflow.ActivityOptions{
 		StartToCloseTimeout: c.TimeoutDuration() + hookTimeoutMargin,
-		HeartbeatTimeout:    t.opts.HeartbeatTimeout,
+		HeartbeatTimeout:    heartbeat,
 		WaitForCancellation: true,
 		Summary:             fmt.Sprintf("%s hook: %s", e, oneLineCommand(c.Command)),
 		RetryPolicy: &temporal.RetryPolicy{
