@@ -62,6 +62,8 @@ type session struct {
 
 	// stopHookActive: the agent goes on because a Stop hook blocked (session_hooks.go).
 	stopHookActive bool
+	// checkedUser is how many of pendingUser UserPromptSubmit hooks have seen.
+	checkedUser int
 }
 
 // Session is an agent's query loop: call the model, run the turn its tool calls
@@ -94,6 +96,7 @@ func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 	s.listMCP(ctx)
 	s.publish(ctx)
 	for {
+		s.userPromptHooks(ctx) // session_hooks.go
 		if err := s.appendPending(ctx); err != nil {
 			return SessionResult{}, err
 		}

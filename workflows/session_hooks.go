@@ -109,3 +109,69 @@ func (s *session) sessionEnd(ctx workflow.Context) {
 		s.runSessionHooks(ctx, hooks.SessionEnd, cmds, func(in *hooks.Input) { in.Reason = reason })
 	}
 }
+
+// userPromptHooks runs UserPromptSubmit hooks on each user message queued since
+// the last check (not on what hooks themselves added). A hook that blocks (decision
+// "block" or exit 2) erases the message, as Claude Code does, and the user is told
+// why; additionalContext (or a hook's plain stdout, as Claude Code treats it for
+// this event) is added to the message. When every new message was blocked and no
+// tool results wait either, the session stops rather than call the model with
+// nothing new.
+func (s *session) userPromptHooks(ctx workflow.Context) {
+	if s.checkedUser > len(s.pendingUser) {
+		s.checkedUser = 0 // the queue was sent meanwhile
+	}
+	if s.checkedUser == len(s.pendingUser) {
+		return
+	}
+	cmds := s.sessionHooks(hooks.UserPromptSubmit, "")
+	if len(cmds) == 0 {
+		s.checkedUser = len(s.pendingUser)
+		return
+	}
+	kept := s.pendingUser[:s.checkedUser:s.checkedUser]
+	var blocked []string
+	for _, m := range s.pendingUser[s.checkedUser:] {
+		text := messageText(m)
+		if strings.HasPrefix(text, "<system-reminder>") || strings.Contains(text, " hook feedback:\n") {
+			kept = append(kept, m)
+			continue
+		}
+		res := s.runSessionHooks(ctx, hooks.UserPromptSubmit, cmds, func(in *hooks.Input) { in.Prompt = &text })
+		if res.Stop {
+			s.stopReason, s.hookReason = StopHook, res.StopReason
+		}
+		if len(res.Feedback) > 0 {
+			reason := strings.Join(res.Feedback, "\n")
+			blocked = append(blocked, reason)
+			s.note(SessionEvent{Kind: EventNotice, Text: "UserPromptSubmit hook blocked the prompt: " + reason})
+			continue
+		}
+		ctxText := res.Context
+		for _, o := range res.Outcomes {
+			if o.Status == hooks.Success && o.Text != "" {
+				ctxText = append(ctxText, o.Text)
+			}
+		}
+		if len(ctxText) > 0 {
+			m = conversation.UserText(text + "\n\n<system-reminder>\nUserPromptSubmit hook additional context: " +
+				strings.Join(ctxText, "\n") + "\n</system-reminder>")
+		}
+		kept = append(kept, m)
+	}
+	s.pendingUser, s.checkedUser = kept, len(kept)
+	if len(blocked) > 0 && len(kept) == 0 && len(s.pendingResults) == 0 && s.stopReason == "" {
+		s.stopReason, s.hookReason = StopHook, "UserPromptSubmit hook blocked the prompt: "+strings.Join(blocked, "\n")
+	}
+}
+
+// messageText joins a message's text blocks.
+func messageText(m conversation.Message) string {
+	var b strings.Builder
+	for _, c := range m.Content {
+		if c.Type == conversation.BlockText {
+			b.WriteString(c.Text)
+		}
+	}
+	return b.String()
+}

@@ -65,3 +65,26 @@ func TestSessionHooksStartStopEnd(t *testing.T) {
 		t.Fatalf("hook events %s", got)
 	}
 }
+
+// UserPromptSubmit hooks see each prompt: their output is added to it as context,
+// and a prompt they block (exit 2) never reaches the model.
+func TestUserPromptSubmitHook(t *testing.T) {
+	h := newAgentHarness(t, fakeanthropic.Response{Content: []conversation.Block{text("Hello.")}})
+	s := &workflows.TurnSettings{ProjectDir: h.work, Hooks: hooks.Config{UserPromptSubmit: []hooks.Group{{Hooks: []hooks.Command{{Command: `in=$(cat); ` +
+		`case "$in" in *secret*) echo "prompts must not contain secrets" >&2; exit 2;; esac; echo "Today is a holiday."`}}}}}}
+	res := h.result(h.start(workflows.SessionInput{Prompt: "Say hello", Settings: s, Options: fastOptions()}))
+	if res.StopReason != "end_turn" {
+		t.Fatalf("result %+v", res)
+	}
+	msgs := rawMessages(t, h.fake.Requests()[0])
+	if m := string(msgs[0]); !strings.Contains(m, "Say hello") || !strings.Contains(m, "UserPromptSubmit hook additional context: Today is a holiday.") {
+		t.Fatalf("first message %s", m)
+	}
+	res = h.result(h.start(workflows.SessionInput{SessionID: "s2", Prompt: "the secret is 42", Settings: s, Options: fastOptions()}))
+	if res.StopReason != workflows.StopHook || !strings.Contains(res.HookReason, "prompts must not contain secrets") {
+		t.Fatalf("blocked prompt: %+v", res)
+	}
+	if n := len(h.fake.Requests()); n != 1 {
+		t.Fatalf("the blocked prompt was sent to the model (%d requests)", n)
+	}
+}
