@@ -98,6 +98,7 @@ func (a *Activities) Register(r worker.ActivityRegistry) {
 	// The steps of the tool pipeline around the call (SPEC §3.8, §5).
 	r.RegisterActivityWithOptions(observedHook(a.RunHook), activity.RegisterOptions{Name: HookActivityName})
 	r.RegisterActivityWithOptions(a.ResolvePaths, activity.RegisterOptions{Name: ResolvePathsActivityName})
+	r.RegisterActivityWithOptions(a.AppendTranscript, activity.RegisterOptions{Name: TranscriptActivityName})
 	// MCP tools: one activity type for every call (mcp.go).
 	r.RegisterActivityWithOptions(a.ListMCPTools, activity.RegisterOptions{Name: ListMCPToolsActivityName})
 	r.RegisterActivityWithOptions(a.observedMCP, activity.RegisterOptions{Name: MCPCallActivityName})
@@ -109,7 +110,7 @@ type ToolFunc = func(context.Context, tool.Call) (tool.Output, error)
 // Tools returns the tool functions by tool name, for the worker and for running
 // tools in-process (the benchmarks' baseline).
 func (a *Activities) Tools() map[string]ToolFunc {
-	return map[string]ToolFunc{
+	tools := map[string]ToolFunc{
 		tool.BashName:     a.Bash,
 		tool.ReadName:     a.limited(a.Read),
 		tool.WriteName:    a.limited(a.Write),
@@ -118,6 +119,10 @@ func (a *Activities) Tools() map[string]ToolFunc {
 		tool.GrepName:     a.Grep,
 		tool.WebFetchName: a.limited(a.WebFetch),
 	}
+	for name, fn := range tools {
+		tools[name] = a.responding(name, fn) // response.go
+	}
+	return tools
 }
 
 // limited applies size control to a tool that builds its output in memory (Bash and

@@ -27,11 +27,21 @@ type (
 		DefaultMode           string   `json:"defaultMode"`
 		AdditionalDirectories []string `json:"additionalDirectories"`
 	}
+	// wireHooks decodes every event's list at once, so that a type error names
+	// its place in the whole file (hooks.PreToolUse.0.matcher, at its offset).
 	wireHooks struct {
 		Hooks struct {
 			PreToolUse         []wireGroup `json:"PreToolUse"`
 			PostToolUse        []wireGroup `json:"PostToolUse"`
 			PostToolUseFailure []wireGroup `json:"PostToolUseFailure"`
+			PermissionRequest  []wireGroup `json:"PermissionRequest"`
+			Notification       []wireGroup `json:"Notification"`
+			UserPromptSubmit   []wireGroup `json:"UserPromptSubmit"`
+			Stop               []wireGroup `json:"Stop"`
+			SubagentStop       []wireGroup `json:"SubagentStop"`
+			SessionStart       []wireGroup `json:"SessionStart"`
+			SessionEnd         []wireGroup `json:"SessionEnd"`
+			PreCompact         []wireGroup `json:"PreCompact"`
 		} `json:"hooks"`
 	}
 	wireGroup struct {
@@ -90,23 +100,21 @@ func (pf *parsedFile) parseHooks(data []byte, events map[string]json.RawMessage)
 				return at(pf.file, data, fmt.Sprintf("hooks.%s: event names are case-sensitive; did you mean %s?", name, e), "hooks", name)
 			}
 		}
-		pf.warnings = append(pf.warnings, fmt.Sprintf("%s: hooks.%s is not a tool event; toolpipe ignores it", pf.file, name))
+		pf.warnings = append(pf.warnings, fmt.Sprintf("%s: hooks.%s is not a hook event toolpipe knows; it is ignored", pf.file, name))
 	}
 	var w wireHooks
 	if err := json.Unmarshal(data, &w); err != nil {
 		return decodeError(pf.file, data, err)
 	}
-	for _, e := range Events {
-		var wgs []wireGroup
-		switch e {
-		case PreToolUse:
-			wgs = w.Hooks.PreToolUse
-		case PostToolUse:
-			wgs = w.Hooks.PostToolUse
-		case PostToolUseFailure:
-			wgs = w.Hooks.PostToolUseFailure
-		}
-		gs, err := pf.groups(data, e, wgs)
+	h := &w.Hooks
+	lists := map[Event][]wireGroup{
+		PreToolUse: h.PreToolUse, PostToolUse: h.PostToolUse, PostToolUseFailure: h.PostToolUseFailure,
+		PermissionRequest: h.PermissionRequest, Notification: h.Notification, UserPromptSubmit: h.UserPromptSubmit,
+		Stop: h.Stop, SubagentStop: h.SubagentStop, SessionStart: h.SessionStart, SessionEnd: h.SessionEnd,
+		PreCompact: h.PreCompact,
+	}
+	for _, e := range Events { // in a fixed order, not the map's
+		gs, err := pf.groups(data, e, lists[e])
 		if err != nil {
 			return err
 		}

@@ -5,28 +5,88 @@ import (
 	"fmt"
 )
 
-// Input is the JSON a hook command reads on stdin: Claude Code's common fields, the
-// tool call, and per event the tool's response (PostToolUse) or its error
-// (PostToolUseFailure).
+// Input is the JSON a hook command reads on stdin, with Claude Code's field names:
+// the common fields every event has, then the fields of the event. Fields an event
+// does not have are left out, as Claude Code leaves them out; fields an event always
+// has (is_interrupt, stop_hook_active) are pointers so that false is still sent.
 type Input struct {
-	SessionID      string          `json:"session_id"`
-	TranscriptPath string          `json:"transcript_path"`
-	Cwd            string          `json:"cwd"`
-	PermissionMode string          `json:"permission_mode"`
-	HookEventName  Event           `json:"hook_event_name"`
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
-	ToolUseID      string          `json:"tool_use_id"`
-	ToolResponse   json.RawMessage `json:"tool_response,omitempty"`
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	// PromptID names the user prompt the event belongs to (one per `starter run`
+	// turn, one per user message of a session); SessionStart and SessionEnd have
+	// none.
+	PromptID string `json:"prompt_id,omitempty"`
+	// PermissionMode is the mode in force; SessionStart and SessionEnd have none.
+	PermissionMode string `json:"permission_mode,omitempty"`
+	HookEventName  Event  `json:"hook_event_name"`
+
+	// The tool events.
+	ToolName  string          `json:"tool_name,omitempty"`
+	ToolInput json.RawMessage `json:"tool_input,omitempty"`
+	// ToolResponse is the tool's structured output (PostToolUse), in the shapes of
+	// Claude Code's sdk-tools.d.ts.
+	ToolResponse json.RawMessage `json:"tool_response,omitempty"`
+	ToolUseID    string          `json:"tool_use_id,omitempty"`
 	// Error is a pointer so that PostToolUseFailure always carries the field, even
 	// for an error with no text.
-	Error *string `json:"error,omitempty"`
+	Error       *string `json:"error,omitempty"`
+	IsInterrupt *bool   `json:"is_interrupt,omitempty"`
+	// DurationMS is how long the call ran (PostToolUse, PostToolUseFailure).
+	DurationMS *int64 `json:"duration_ms,omitempty"`
+
+	// PermissionSuggestions are the rules that would allow the call next time
+	// (PermissionRequest).
+	PermissionSuggestions []PermissionSuggestion `json:"permission_suggestions,omitempty"`
+
+	// Source is how a session started: startup, resume or compact (SessionStart).
+	Source string `json:"source,omitempty"`
+	// Prompt is the user's message (UserPromptSubmit).
+	Prompt *string `json:"prompt,omitempty"`
+	// StopHookActive says the agent is already going on because a Stop hook
+	// blocked (Stop, SubagentStop): a hook checks it so as not to loop forever.
+	StopHookActive       *bool   `json:"stop_hook_active,omitempty"`
+	LastAssistantMessage *string `json:"last_assistant_message,omitempty"`
+	// Reason is why the session ended (SessionEnd).
+	Reason string `json:"reason,omitempty"`
+	// Message and NotificationType say what the user is asked (Notification).
+	Message          string `json:"message,omitempty"`
+	Title            string `json:"title,omitempty"`
+	NotificationType string `json:"notification_type,omitempty"`
+	// AgentID and AgentTranscriptPath name the sub-agent that stops (SubagentStop).
+	AgentID             string `json:"agent_id,omitempty"`
+	AgentType           string `json:"agent_type,omitempty"`
+	AgentTranscriptPath string `json:"agent_transcript_path,omitempty"`
+}
+
+// PermissionSuggestion is one entry of permission_suggestions: a rule that would
+// allow the call, in the shape Claude Code sends.
+type PermissionSuggestion struct {
+	Type        string                `json:"type"`
+	Rules       []PermissionRuleValue `json:"rules"`
+	Behavior    string                `json:"behavior"`
+	Destination string                `json:"destination"`
+}
+
+// PermissionRuleValue is a rule as {toolName, ruleContent}.
+type PermissionRuleValue struct {
+	ToolName    string `json:"toolName"`
+	RuleContent string `json:"ruleContent,omitempty"`
+}
+
+// IsToolEvent reports whether e is about one tool call.
+func (e Event) IsToolEvent() bool {
+	switch e {
+	case PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest:
+		return true
+	}
+	return false
 }
 
 // Encode returns the stdin text. Struct fields marshal in a fixed order, so the same
 // input gives the same bytes on replay.
 func (in Input) Encode() (string, error) {
-	if len(in.ToolInput) == 0 {
+	if in.HookEventName.IsToolEvent() && len(in.ToolInput) == 0 {
 		in.ToolInput = json.RawMessage("{}")
 	}
 	b, err := json.Marshal(in)
@@ -36,27 +96,47 @@ func (in Input) Encode() (string, error) {
 	return string(b), nil
 }
 
-// ToolResponse builds PostToolUse's tool_response from a tool's result. toolpipe's
-// tools return one text, not Claude Code's per-tool objects, so every response has
-// "content"; the fields hooks written for Claude Code read most are added where they
-// can be derived honestly: Bash's stdout (stdout and stderr are one stream here),
-// and Write/Edit's filePath and success.
+// ToolResponse is PostToolUse's tool_response when the tool activity gave no
+// structured output (an MCP tool, a result from before structured outputs, a tool
+// that failed before it could build one): the fields hooks written for Claude Code
+// read most, derived from the result text where that is honest.
 func ToolResponse(toolName string, input json.RawMessage, content string) json.RawMessage {
-	resp := map[string]any{"content": content}
+	var resp any
 	switch toolName {
 	case "Bash":
-		resp["stdout"] = content
-		resp["stderr"] = ""
-		resp["interrupted"] = false
-		resp["isImage"] = false
+		resp = BashResponse{Stdout: trimFinalNewline(content), Stderr: ""}
 	case "Write", "Edit":
 		var in struct {
 			FilePath string `json:"file_path"`
 		}
 		_ = json.Unmarshal(input, &in) // validated before the call
-		resp["filePath"] = in.FilePath
-		resp["success"] = true
+		resp = map[string]any{"filePath": in.FilePath}
+	default:
+		resp = content
 	}
-	b, _ := json.Marshal(resp) // map keys marshal sorted: deterministic
+	b, _ := json.Marshal(resp) // fixed types and sorted map keys: deterministic
 	return b
+}
+
+// BashResponse is Bash's tool_response (sdk-tools.d.ts BashOutput). Claude Code
+// runs the command with stderr joined to stdout, so Stderr is empty and Stdout
+// holds both, with the final newline trimmed.
+type BashResponse struct {
+	Stdout           string `json:"stdout"`
+	Stderr           string `json:"stderr"`
+	Interrupted      bool   `json:"interrupted"`
+	IsImage          bool   `json:"isImage"`
+	NoOutputExpected bool   `json:"noOutputExpected"`
+	BackgroundTaskID string `json:"backgroundTaskId,omitempty"`
+	// PersistedOutputPath and PersistedOutputSize are set when the output was
+	// over its threshold and saved whole to a file.
+	PersistedOutputPath string `json:"persistedOutputPath,omitempty"`
+	PersistedOutputSize int64  `json:"persistedOutputSize,omitempty"`
+}
+
+func trimFinalNewline(s string) string {
+	if n := len(s); n > 0 && s[n-1] == '\n' {
+		return s[:n-1]
+	}
+	return s
 }

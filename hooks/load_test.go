@@ -26,7 +26,8 @@ func TestLoadMergesWithPrecedence(t *testing.T) {
 	write(t, filepath.Join(user, "settings.json"), `{
 	  "model": "opus", "theme": {"dark": true},
 	  "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "user-hook"}]}],
-	            "Stop": [{"hooks": [{"type": "command", "command": "ignored"}]}]},
+	            "Stop": [{"hooks": [{"type": "command", "command": "stop-hook"}]}],
+	            "TeammateIdle": [{"hooks": [{"type": "command", "command": "ignored"}]}]},
 	  "permissions": {"allow": ["Bash(npm test)"], "defaultMode": "plan", "additionalDirectories": ["/opt/lib"]}}`)
 	write(t, filepath.Join(proj, ".claude", "settings.json"), `{
 	  "hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "project-hook", "timeout": 5},
@@ -45,6 +46,9 @@ func TestLoadMergesWithPrecedence(t *testing.T) {
 	pre := s.Hooks.Select(PreToolUse, "Bash")
 	if len(pre) != 2 || pre[0].Command != "user-hook" || pre[1].Command != "project-hook" || pre[1].Timeout != 5 {
 		t.Fatalf("PreToolUse hooks %+v", pre)
+	}
+	if stop := s.Hooks.Select(Stop, ""); len(stop) != 1 || stop[0].Command != "stop-hook" {
+		t.Fatalf("Stop hooks %+v", stop)
 	}
 	if post := s.Hooks.Select(PostToolUse, "Read"); len(post) != 1 || post[0].Command != "local-post" {
 		t.Fatalf("PostToolUse hooks %+v", post)
@@ -69,7 +73,7 @@ func TestLoadMergesWithPrecedence(t *testing.T) {
 		t.Fatalf("dirs %v want %v", p.AdditionalDirectories, want)
 	}
 	joined := strings.Join(s.Warnings, "\n")
-	for _, w := range []string{"hooks.Stop is not a tool event", `type "prompt"`, `"Task"`} {
+	for _, w := range []string{"hooks.TeammateIdle is not a hook event toolpipe knows", `type "prompt"`, `"Task"`} {
 		if !strings.Contains(joined, w) {
 			t.Errorf("no warning about %s in:\n%s", w, joined)
 		}

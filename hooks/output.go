@@ -94,6 +94,15 @@ type wireSpecificOut struct {
 	UpdatedInput             json.RawMessage `json:"updatedInput"`
 	AdditionalContext        string          `json:"additionalContext"`
 	UpdatedMCPToolOutput     json.RawMessage `json:"updatedMCPToolOutput"`
+	// Decision is a PermissionRequest hook's answer to the ask.
+	Decision *wirePermissionDecision `json:"decision"`
+}
+
+// wirePermissionDecision is hookSpecificOutput.decision of a PermissionRequest hook.
+type wirePermissionDecision struct {
+	Behavior     string          `json:"behavior"`
+	Message      string          `json:"message"`
+	UpdatedInput json.RawMessage `json:"updatedInput"`
 }
 
 // Parse reads a hook run as Claude Code does: exit 0 parses stdout as JSON when it
@@ -115,7 +124,7 @@ func Parse(e Event, r Run) Outcome {
 		if reason == "" {
 			reason = "No stderr output"
 		}
-		if e == PreToolUse {
+		if e == PreToolUse || e == PermissionRequest {
 			o.Decision, o.Reason = Deny, reason
 		} else {
 			o.Block, o.BlockReason = true, reason
@@ -179,6 +188,20 @@ func apply(e Event, w wireOutput, o *Outcome) error {
 				return fmt.Errorf("updatedInput must be a JSON object")
 			}
 			o.UpdatedInput = compact(s.UpdatedInput)
+		}
+	}
+	if e == PermissionRequest && s.Decision != nil {
+		switch d := Decision(s.Decision.Behavior); d {
+		case Allow, Deny:
+			o.Decision, o.Reason = d, s.Decision.Message
+		default:
+			return fmt.Errorf("decision.behavior %q is not allow or deny", s.Decision.Behavior)
+		}
+		if isSet(s.Decision.UpdatedInput) {
+			if !isObject(s.Decision.UpdatedInput) {
+				return fmt.Errorf("decision.updatedInput must be a JSON object")
+			}
+			o.UpdatedInput = compact(s.Decision.UpdatedInput)
 		}
 	}
 	if e == PostToolUse && isSet(s.UpdatedMCPToolOutput) {

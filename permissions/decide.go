@@ -64,8 +64,13 @@ type Policy struct {
 // does the mode decide, together with the confinement of file tools to the
 // working directories. Plan mode sits between ask and allow: no allow rule
 // can let a call that is not read-only run in plan mode. Decide is pure and
-// deterministic; it never panics on any input.
+// deterministic; it never panics on any input. In DontAsk mode a call that
+// would ask is denied.
 func Decide(req Request, pol Policy) Decision {
+	return pol.Mode.DenyAsk(decide(req, pol))
+}
+
+func decide(req Request, pol Policy) Decision {
 	c := newCall(&req, &pol)
 	for _, r := range pol.Deny {
 		if c.hits(r) {

@@ -24,10 +24,14 @@ const (
 	// still apply, and edits in protected directories (.git, .claude,
 	// .vscode, .idea) still ask, as in Claude Code.
 	BypassPermissions
+	// DontAsk never asks: a call that would ask (no allow rule, an ask rule, a
+	// hook's ask) is denied instead, so an unattended agent runs only what was
+	// allowed beforehand, as in Claude Code.
+	DontAsk
 )
 
 // modeNames is indexed by Mode and spelled as in settings.json.
-var modeNames = []string{"default", "acceptEdits", "plan", "bypassPermissions"}
+var modeNames = []string{"default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"}
 
 // String returns the mode as settings.json spells it.
 func (m Mode) String() string {
@@ -39,8 +43,8 @@ func (m Mode) String() string {
 
 // ParseMode reads a mode as settings.json spells it (case-sensitive, like
 // Claude Code). The empty string is Default, for settings that set no mode.
-// Claude Code's dontAsk and auto modes are not supported and are reported as
-// errors rather than silently treated as another mode.
+// Claude Code's auto mode is not supported and is reported as an error rather
+// than silently treated as another mode.
 func ParseMode(s string) (Mode, error) {
 	if s == "" {
 		return Default, nil
@@ -70,4 +74,19 @@ func (m *Mode) UnmarshalText(text []byte) error {
 	}
 	*m = parsed
 	return nil
+}
+
+// DenyAsk turns a decision that would ask into a denial when the mode is
+// DontAsk, with a reason that says what would have been asked and how to allow
+// it. Other decisions and modes are returned unchanged.
+func (m Mode) DenyAsk(d Decision) Decision {
+	if m != DontAsk || d.Behavior != Ask {
+		return d
+	}
+	reason := "Permission to use this tool was denied: the permission mode is dontAsk, which denies every call that would ask for approval."
+	if d.Reason != "" {
+		reason += " It would have asked because: " + d.Reason
+	}
+	reason += " Add an allow rule to permissions.allow to let such calls run."
+	return Decision{Behavior: Deny, Reason: reason, Rule: d.Rule}
 }

@@ -100,7 +100,7 @@ func TestParseRuleNormalises(t *testing.T) {
 }
 
 func TestParseMode(t *testing.T) {
-	for i, name := range []string{"default", "acceptEdits", "plan", "bypassPermissions"} {
+	for i, name := range []string{"default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"} {
 		m, err := ParseMode(name)
 		if err != nil || m != Mode(i) || m.String() != name {
 			t.Errorf("ParseMode(%q) = %v, %v", name, m, err)
@@ -109,9 +109,9 @@ func TestParseMode(t *testing.T) {
 	if m, err := ParseMode(""); err != nil || m != Default {
 		t.Errorf("ParseMode(\"\") = %v, %v; want Default", m, err)
 	}
-	for _, bad := range []string{"Plan", "dontAsk", "auto", "bypass"} {
+	for _, bad := range []string{"Plan", "dontask", "auto", "bypass"} {
 		_, err := ParseMode(bad)
-		if err == nil || !strings.Contains(err.Error(), "valid modes: default, acceptEdits, plan, bypassPermissions") ||
+		if err == nil || !strings.Contains(err.Error(), "valid modes: default, acceptEdits, plan, bypassPermissions, dontAsk") ||
 			!strings.HasPrefix(err.Error(), "permissions: ") {
 			t.Errorf("ParseMode(%q) error = %v; want one listing the valid modes", bad, err)
 		}

@@ -29,6 +29,8 @@ type Call struct {
 	// (autoAllowBashIfSandboxed): it must not run outside the sandbox, even where
 	// failIfUnavailable is off.
 	SandboxOnly bool `json:"sandbox_only,omitempty"`
+	// Response asks for Output.Response: PostToolUse hooks will read it.
+	Response bool `json:"response,omitempty"`
 }
 
 // Output is what a tool activity returns: the model-facing content and the changes
@@ -37,6 +39,10 @@ type Output struct {
 	Content  string    `json:"content"`
 	IsError  bool      `json:"is_error"`
 	Modifier *Modifier `json:"modifier,omitempty"`
+	// Response is the structured tool_response of Claude Code's tool (the output
+	// types of its sdk-tools.d.ts), when the call asked for it; it is for hooks,
+	// never for the model.
+	Response json.RawMessage `json:"response,omitempty"`
 }
 
 // Modifier is a context modifier: a change a tool result makes to the turn context.

@@ -251,7 +251,7 @@ func TestHookInputAndStop(t *testing.T) {
 			if pre == nil || post == nil || fail == nil || len(seen) != 4 {
 				t.Fatalf("hook inputs: %v", seen)
 			}
-			if pre["session_id"] != "s" || pre["cwd"] != dir || pre["permission_mode"] != "bypassPermissions" || pre["tool_name"] != "Bash" ||
+			if pre["session_id"] != "s" || pre["cwd"] != dir || pre["permission_mode"] != "default" || pre["tool_name"] != "Bash" ||
 				pre["tool_input"].(map[string]any)["command"] != "echo hi" || pre["transcript_path"] != "" {
 				t.Fatalf("PreToolUse input %v", pre)
 			}

@@ -59,6 +59,11 @@ type session struct {
 
 	events    []SessionEvent
 	eventBase int
+
+	// stopHookActive: the agent goes on because a Stop hook blocked (session_hooks.go).
+	stopHookActive bool
+	// checkedUser is how many of pendingUser UserPromptSubmit hooks have seen.
+	checkedUser int
 }
 
 // Session is an agent's query loop: call the model, run the turn its tool calls
@@ -86,10 +91,12 @@ func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 		if err := s.open(ctx); err != nil {
 			return SessionResult{}, err
 		}
+		s.sessionStart(ctx, s.head.Next > 1) // session_hooks.go
 	}
 	s.listMCP(ctx)
 	s.publish(ctx)
 	for {
+		s.userPromptHooks(ctx) // session_hooks.go
 		if err := s.appendPending(ctx); err != nil {
 			return SessionResult{}, err
 		}
@@ -108,8 +115,10 @@ func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 			return SessionResult{}, err
 		}
 		s.decide(reply, tr)
+		s.stopHooks(ctx) // session_hooks.go
 		s.publish(ctx)
 	}
+	s.sessionEnd(ctx) // session_hooks.go
 	s.done, s.phase = true, "done"
 	s.publish(ctx)
 	s.note(SessionEvent{Kind: EventStop, Text: strings.TrimSpace(s.stopReason + " " + s.hookReason)})

@@ -51,7 +51,7 @@ func (s *session) appendPending(ctx workflow.Context) error {
 	if len(s.pendingResults) > 0 {
 		s.lastResults = msgs[0].Size()
 	}
-	s.pendingResults, s.pendingUser = nil, nil
+	s.pendingResults, s.pendingUser, s.checkedUser = nil, nil, 0
 	s.toolNames = map[string]string{}
 	return nil
 }

@@ -93,6 +93,12 @@ type TurnInput struct {
 	// MCPTools are MCP tools listed already (a Session lists them once for its
 	// model calls and its turns); the turn uses them without listing.
 	MCPTools []tool.MCPSpec `json:"mcp_tools,omitempty"`
+	// PromptID is the hooks' prompt_id (the user message the turn answers); empty
+	// means one derived from the turn's workflow id.
+	PromptID string `json:"prompt_id,omitempty"`
+	// TranscriptParent is the transcript entry the turn's first entries follow
+	// (the session's last message); empty for a turn of its own.
+	TranscriptParent string `json:"transcript_parent,omitempty"`
 }
 
 // TurnOptions tune how tools run.

@@ -58,7 +58,7 @@ func (s *TurnSettings) sandboxSettings() *sandbox.Settings {
 
 // gates reports whether the settings change anything about running a tool.
 func (s *TurnSettings) gates() bool {
-	return s != nil && (s.Permissions != nil || !s.Hooks.Empty())
+	return s != nil && (s.Permissions != nil || s.Hooks.ToolGates())
 }
 
 // ApprovalRequest is the argument of ApproveUpdate and DenyUpdate.

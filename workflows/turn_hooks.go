@@ -23,42 +23,83 @@ const hookTimeoutMargin = time.Minute
 // hook twice, but a guard hook that silently did not run would let the call through.
 const hookAttempts = 3
 
+// called is what PostToolUse hooks are told about a call that ran: its result, the
+// tool's structured response (when the activity built one) and how long it took.
+type called struct {
+	result      tool.Result
+	response    json.RawMessage
+	duration    time.Duration
+	interrupted bool
+}
+
 // runPhase runs the hooks of event e that match the tool, all at once (one activity
 // each, so each one's stdout, stderr and exit code are in history), and combines
-// what they say. resp is the tool's result, for the PostToolUse events. It returns
-// an error only when the tool's context was cancelled.
-func (t *turn) runPhase(ctx workflow.Context, e hooks.Event, b tool.Block, input json.RawMessage, resp *tool.Result) (hooks.Result, error) {
+// what they say. c is the call's outcome, for the PostToolUse events. It returns an
+// error only when the tool's context was cancelled.
+func (t *turn) runPhase(ctx workflow.Context, e hooks.Event, b tool.Block, input json.RawMessage, c *called) (hooks.Result, error) {
 	s := t.in.Settings
 	cmds := s.Hooks.Select(e, b.Name)
 	if len(cmds) == 0 {
 		return hooks.Result{Event: e}, nil
 	}
-	in := hooks.Input{
-		SessionID: t.in.SessionID, TranscriptPath: s.TranscriptPath, Cwd: t.in.Workdir,
-		PermissionMode: t.permissionMode(), HookEventName: e,
-		ToolName: b.Name, ToolInput: input, ToolUseID: b.ID,
+	in := t.hookInput(ctx, e)
+	in.ToolName, in.ToolInput, in.ToolUseID = b.Name, input, b.ID
+	if c != nil {
+		ms := c.duration.Milliseconds()
+		in.DurationMS = &ms
 	}
 	switch {
-	case resp != nil && e == hooks.PostToolUseFailure:
-		msg := resp.Content
-		in.Error = &msg
-	case resp != nil:
-		in.ToolResponse = hooks.ToolResponse(b.Name, input, resp.Content)
+	case c != nil && e == hooks.PostToolUseFailure:
+		msg := c.result.Content
+		in.Error, in.IsInterrupt = &msg, &c.interrupted
+	case c != nil:
+		in.ToolResponse = c.response
+		if len(in.ToolResponse) == 0 {
+			in.ToolResponse = hooks.ToolResponse(b.Name, input, c.result.Content)
+		}
 	}
+	return t.runHooks(ctx, e, b.ID, cmds, in)
+}
+
+// hookInput is the part of a hook's input every event of the turn shares.
+func (t *turn) hookInput(ctx workflow.Context, e hooks.Event) hooks.Input {
+	return hooks.Input{
+		SessionID: t.in.SessionID, TranscriptPath: t.in.Settings.TranscriptPath, Cwd: t.in.Workdir,
+		PromptID: t.promptID(ctx), PermissionMode: t.permissionMode(), HookEventName: e,
+	}
+}
+
+// runHooks runs cmds with the input in and combines their outcomes.
+func (t *turn) runHooks(ctx workflow.Context, e hooks.Event, id string, cmds []hooks.Command, in hooks.Input) (hooks.Result, error) {
+	return runHookCommands(ctx, hookEnv{settings: t.in.Settings, workdir: t.in.Workdir, sessionID: t.in.SessionID,
+		heartbeat: t.opts.HeartbeatTimeout}, e, id, cmds, in)
+}
+
+// hookEnv is where hooks run: the turn's or the session's settings and directory.
+type hookEnv struct {
+	settings  *TurnSettings
+	workdir   string
+	sessionID string
+	heartbeat time.Duration
+}
+
+// runHookCommands runs cmds at once, one activity each, with the input in, and
+// combines their outcomes. It returns an error only when ctx was cancelled.
+func runHookCommands(ctx workflow.Context, env hookEnv, e hooks.Event, id string, cmds []hooks.Command, in hooks.Input) (hooks.Result, error) {
 	stdin, err := in.Encode()
 	if err != nil {
 		panic(err) // every field marshals: a failure here is a bug
 	}
-	project := s.ProjectDir
+	project := env.settings.ProjectDir
 	if project == "" {
-		project = t.in.Workdir
+		project = env.workdir
 	}
 	futs := make([]workflow.Future, len(cmds))
 	for i, c := range cmds {
-		actx := workflow.WithActivityOptions(ctx, t.hookOptions(e, c))
+		actx := workflow.WithActivityOptions(ctx, hookOptions(e, c, env.heartbeat))
 		futs[i] = workflow.ExecuteActivity(actx, activities.HookActivityName, hooks.Invocation{
-			Event: e, ToolUseID: b.ID, Command: c.Command, TimeoutSeconds: c.Timeout,
-			Cwd: t.in.Workdir, ProjectDir: project, Stdin: stdin, SessionID: t.in.SessionID,
+			Event: e, ToolUseID: id, Command: c.Command, TimeoutSeconds: c.Timeout,
+			Cwd: env.workdir, ProjectDir: project, Stdin: stdin, SessionID: env.sessionID,
 		})
 	}
 	// Read with a disconnected context, as tool activities are: a cancelled hook's
@@ -84,10 +125,10 @@ func (t *turn) runPhase(ctx workflow.Context, e hooks.Event, b tool.Block, input
 	return hooks.Aggregate(e, outs), nil
 }
 
-func (t *turn) hookOptions(e hooks.Event, c hooks.Command) workflow.ActivityOptions {
+func hookOptions(e hooks.Event, c hooks.Command, heartbeat time.Duration) workflow.ActivityOptions {
 	return workflow.ActivityOptions{
 		StartToCloseTimeout: c.TimeoutDuration() + hookTimeoutMargin,
-		HeartbeatTimeout:    t.opts.HeartbeatTimeout,
+		HeartbeatTimeout:    heartbeat,
 		WaitForCancellation: true,
 		Summary:             fmt.Sprintf("%s hook: %s", e, oneLineCommand(c.Command)),
 		RetryPolicy: &temporal.RetryPolicy{
@@ -96,13 +137,23 @@ func (t *turn) hookOptions(e hooks.Event, c hooks.Command) workflow.ActivityOpti
 	}
 }
 
-// permissionMode is what hooks are told in permission_mode. Without a policy every
-// call runs, which is what bypassPermissions means.
+// permissionMode is what hooks are told in permission_mode: the mode in force, or
+// "default" when nothing sets one, as Claude Code reports a session started without
+// a mode (toolpipe then runs every call, but no mode was chosen).
 func (t *turn) permissionMode() string {
 	if p := t.in.Settings.Permissions; p != nil {
 		return p.Mode.String()
 	}
-	return "bypassPermissions"
+	return "default"
+}
+
+// promptID is the hooks' prompt_id: the session's, or for a turn run on its own
+// (`starter run`) one derived from the turn's workflow id, the same on every replay.
+func (t *turn) promptID(ctx workflow.Context) string {
+	if t.in.PromptID != "" {
+		return t.in.PromptID
+	}
+	return hooks.StableUUID("prompt", workflow.GetInfo(ctx).WorkflowExecution.ID)
 }
 
 // notePhase records what a hook phase tells the user: messages, a summary when the

@@ -105,11 +105,14 @@ func (t *turn) permit(ctx workflow.Context, b tool.Block, pre hooks.Result) (ver
 		}
 		d = permissions.Decision{Behavior: permissions.Ask, Reason: reason}
 	}
+	if pol := t.in.Settings.Permissions; pol != nil {
+		d = pol.Mode.DenyAsk(d) // dontAsk: a hook's ask is denied too
+	}
 	switch d.Behavior {
 	case permissions.Allow:
 		return verdict{allowed: true, sandboxOnly: sandboxOnly && pre.Decision != hooks.Allow}, nil
 	case permissions.Ask:
-		return t.ask(ctx, b, d.Reason)
+		return t.askWithHooks(ctx, b, d.Reason) // turn_ask_hooks.go
 	}
 	return verdict{message: d.Reason}, nil
 }

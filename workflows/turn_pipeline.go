@@ -56,24 +56,27 @@ func (t *turn) pipeline(ctx workflow.Context, b tool.Block, def *tool.Definition
 	if !v.allowed {
 		return tool.ErrorResult(id, hooks.WithContext(v.message, hooks.PreToolUse, b.Name, pre.Context)), nil, false
 	}
-	r, m, cancelled = t.callTool(ctx, tool.Block{ID: id, Name: b.Name, Input: input}, def, v.sandboxOnly)
+	t.transcribeUse(ctx, b) // turn_transcript.go
+	start := workflow.Now(ctx)
+	r, m, resp, cancelled := t.callTool(ctx, tool.Block{ID: id, Name: b.Name, Input: input}, def, v.sandboxOnly)
 	if cancelled {
 		return r, nil, true
 	}
+	t.transcribeResult(ctx, r, resp)
+	c := called{result: r, response: resp, duration: workflow.Now(ctx).Sub(start)}
 	r.Content = hooks.WithContext(r.Content, hooks.PreToolUse, b.Name, pre.Context)
-	return t.afterCall(ctx, b.Name, input, r), m, false
+	return t.afterCall(ctx, b.Name, input, r, c), m, false
 }
 
 // afterCall runs the PostToolUse hooks (PostToolUseFailure for an error result) and
 // applies what they say. The tool has run: if the hooks are cancelled (a sibling's
 // failure, an interrupt), its real result is still reported.
-func (t *turn) afterCall(ctx workflow.Context, name string, input json.RawMessage, r tool.Result) tool.Result {
+func (t *turn) afterCall(ctx workflow.Context, name string, input json.RawMessage, r tool.Result, c called) tool.Result {
 	event := hooks.PostToolUse
 	if r.IsError {
 		event = hooks.PostToolUseFailure
 	}
-	res := r
-	post, err := t.runPhase(ctx, event, tool.Block{ID: r.ToolUseID, Name: name, Input: input}, input, &res)
+	post, err := t.runPhase(ctx, event, tool.Block{ID: r.ToolUseID, Name: name, Input: input}, input, &c)
 	if err != nil {
 		t.notice(r.ToolUseID, string(event)+" hooks were cancelled; the result is the tool's own")
 		return r
@@ -98,14 +101,16 @@ func mcpOutputText(raw json.RawMessage) string {
 }
 
 // callTool runs the tool activity with the final input and waits for it, as start
-// does for a turn without settings.
+// does for a turn without settings. When PostToolUse hooks will see the call, the
+// activity also returns the tool's structured response for them.
 // sandboxOnly: the call was allowed only because it runs sandboxed.
-func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition, sandboxOnly bool) (tool.Result, *tool.Modifier, bool) {
+func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition, sandboxOnly bool) (tool.Result, *tool.Modifier, json.RawMessage, bool) {
 	call := tool.Call{
 		SessionID: t.in.SessionID, ToolUseID: b.ID, Name: b.Name,
 		Input: b.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles,
 		Scope:   t.searchScope(b.Name),
 		Sandbox: t.in.Settings.sandboxSettings(), SandboxOnly: sandboxOnly,
+		Response: len(t.in.Settings.Hooks.Select(hooks.PostToolUse, b.Name)) > 0,
 	}
 	// Retries are judged on the input that runs: a hook may have rewritten a
 	// read-only command into one with side effects.
@@ -115,5 +120,6 @@ func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition
 	var out tool.Output
 	waitCtx, _ := workflow.NewDisconnectedContext(ctx)
 	err := fut.Get(waitCtx, &out)
-	return callOutcome(b.ID, out, err, retryable)
+	r, m, cancelled := callOutcome(b.ID, out, err, retryable)
+	return r, m, out.Response, cancelled
 }

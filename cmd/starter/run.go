@@ -101,6 +101,11 @@ func (e *env) startOrAttach(ctx context.Context, named []tool.Block, in workflow
 	}
 	id, digest := turnID(e.cfg.Session, named), messageDigest(named)
 	in.SessionID, in.Workdir = e.cfg.Session, e.cfg.Workdir
+	files, err := sessionReadFiles(e.cfg) // readstate.go
+	if err != nil {
+		return nil, err
+	}
+	in.Context.ReadFiles = files
 	in.Options.HeartbeatTimeout = e.cfg.HeartbeatTimeout
 	in.SearchAttributes = e.conn.HasSearchAttributes(ctx)
 	settings, err := turnSettings(e.cfg, os.Stderr) // settings.go
@@ -154,6 +159,7 @@ func (e *env) finish(ctx context.Context, run client.WorkflowRun, stdout, stderr
 		return fmt.Errorf("turn %s: %w", run.GetID(), err)
 	}
 	reportTurn(stderr, res) // settings.go
+	keepReadFiles(e.cfg, res, stderr)
 	return writeUserMessage(stdout, res.Results)
 }
 
@@ -257,6 +263,7 @@ func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, 
 	if err := run.Get(ctx, &res); err != nil {
 		return fmt.Errorf("turn %s: %w", run.GetID(), err)
 	}
+	keepReadFiles(cfg, res, stderr)
 	return writeUserMessage(stdout, res.Results)
 }
 

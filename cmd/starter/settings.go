@@ -41,7 +41,8 @@ func turnSettings(cfg config.Config, warn io.Writer) (*workflows.TurnSettings, e
 	if pol == nil && s.Hooks.Empty() && !sb.On() {
 		return nil, nil
 	}
-	return &workflows.TurnSettings{Hooks: s.Hooks, Permissions: pol, ProjectDir: cfg.Workdir, AskTimeout: cfg.AskTimeout, Sandbox: sb}, nil
+	return &workflows.TurnSettings{Hooks: s.Hooks, Permissions: pol, ProjectDir: cfg.Workdir, AskTimeout: cfg.AskTimeout, Sandbox: sb,
+		TranscriptPath: hooks.TranscriptPath(cfg.StateDir, cfg.Session)}, nil
 }
 
 // turnMCP reports whether the working directory configures MCP servers, so the turn
