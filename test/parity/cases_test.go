@@ -23,8 +23,6 @@ type parityCase struct {
 	// wrong, or "").
 	differs string
 	want    map[int]func(result) string
-	// pending skips the case with this reason: a difference another branch fixes.
-	pending string
 }
 
 type caseBlock struct {
