@@ -38,6 +38,8 @@ type session struct {
 	usage                     conversation.Usage
 	lastText                  string
 	stopReason, hookReason    string
+	// lastError is the message of the model failure that ended the prompt, if any.
+	lastError string
 	// modelStop is the last model call's stop reason and lastResults the size of the
 	// last results message after the budget, for the current details.
 	modelStop   string
@@ -105,6 +107,9 @@ func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 		}
 		reply, tr, err := s.step(ctx)
 		if err != nil {
+			if s.endPrompt(ctx, err) {
+				continue // messages sent meanwhile are stored before the loop stops
+			}
 			return SessionResult{}, err
 		}
 		s.decide(reply, tr)
@@ -118,7 +123,7 @@ func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 	}
 	return SessionResult{
 		SessionID: in.SessionID, StopReason: s.stopReason, HookReason: s.hookReason, Text: s.lastText, Turns: s.turns,
-		Conversation: s.head.Conversation, Budget: s.state, Usage: s.usage,
+		Conversation: s.head.Conversation, Budget: s.state, Usage: s.usage, Error: s.lastError,
 	}, nil
 }
 
@@ -196,6 +201,7 @@ func (s *session) carryInput() SessionInput {
 		State: s.state, Head: s.head, ResultsDir: s.resultsDir, PendingUser: s.pendingUser,
 		Turns: s.turns, Usage: s.usage, Context: s.context, Runs: s.runs + 1,
 		Events: events, EventBase: base, ModelStop: s.modelStop, LastResults: s.lastResults,
+		LastError: s.lastError,
 	}
 	return in
 }
@@ -207,7 +213,7 @@ func (s *session) restore(c *SessionCarry) {
 	}
 	s.turns, s.usage, s.context, s.runs = c.Turns, c.Usage, c.Context, c.Runs
 	s.events, s.eventBase = c.Events, c.EventBase
-	s.modelStop, s.lastResults = c.ModelStop, c.LastResults
+	s.modelStop, s.lastResults, s.lastError = c.ModelStop, c.LastResults, c.LastError
 }
 
 // addUser queues a user message for the next model call.

@@ -40,6 +40,10 @@ const (
 	StopMaxTurns = "max_turns"
 	// StopHook: a hook answered continue: false.
 	StopHook = "hook_stop"
+	// StopModelError: a model call failed for good (auth, a bad request, retries
+	// used up); the result's Error is the API's message. The conversation is kept:
+	// the next prompt continues it.
+	StopModelError = "model_error"
 )
 
 // DefaultModel is the model a session uses unless told otherwise.
@@ -159,6 +163,7 @@ type SessionCarry struct {
 	// ModelStop and LastResults keep the current details whole across runs.
 	ModelStop   string `json:"model_stop,omitempty"`
 	LastResults int    `json:"last_results,omitempty"`
+	LastError   string `json:"last_error,omitempty"`
 }
 
 // SessionResult is the workflow result.
@@ -175,6 +180,8 @@ type SessionResult struct {
 	Conversation conversation.Conversation `json:"conversation"`
 	Budget       *budget.State             `json:"budget"`
 	Usage        conversation.Usage        `json:"usage"`
+	// Error is the model's failure when StopReason is StopModelError.
+	Error string `json:"error,omitempty"`
 }
 
 // SendRequest is a user message for a running session.
@@ -206,6 +213,9 @@ const (
 	// EventNotice: something the user should know that is not the conversation
 	// (an MCP server that could not be reached).
 	EventNotice = "notice"
+	// EventError: a model call failed for good and the prompt ended (Text is the
+	// API's message).
+	EventError = "error"
 )
 
 // SessionEvent is one thing that happened, for people watching.
@@ -245,4 +255,6 @@ type SessionState struct {
 	Runs        int                `json:"runs"`
 	Usage       conversation.Usage `json:"usage"`
 	StopReason  string             `json:"stop_reason,omitempty"`
+	// LastError is the model failure that ended the last prompt, if any.
+	LastError string `json:"last_error,omitempty"`
 }

@@ -76,6 +76,9 @@ func RenderSessionDetails(d SessionDetails) string {
 	if st.PendingUser > 0 {
 		fmt.Fprintf(&b, "| waiting messages | %d |\n", st.PendingUser)
 	}
+	if st.LastError != "" {
+		fmt.Fprintf(&b, "| last error | %s |\n", cell(st.LastError))
+	}
 	if d.ModelStop != "" {
 		fmt.Fprintf(&b, "| last stop reason | `%s` |\n", cell(d.ModelStop))
 	}

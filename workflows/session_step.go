@@ -62,8 +62,8 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 	}).Get(ctx, &reply)
 	if err != nil {
 		cancelTurn()
-		_ = s.turn.Get(ctx, nil)        // its tools stop before the session reports the failure
-		return reply, TurnResult{}, err // as it is: its error type tells why
+		_ = s.turn.Get(ctx, nil)                      // its tools stop before the session reports the failure
+		return reply, TurnResult{}, modelFailure{err} // as it is: its error type tells why
 	}
 	s.head.Conversation = s.head.Conversation.Append(s.in.SessionID, seq, 1, reply.Size)
 	s.usage.InputTokens += reply.Usage.InputTokens

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 
 	"github.com/toolpipe/toolpipe/internal/config"
@@ -63,18 +65,28 @@ func agentInterruptCmd() *cobra.Command {
 func agentStatusCmd() *cobra.Command {
 	return sessionCmd("status SESSION", "Show where a session stands, and its running turn's tools", 1,
 		func(e *env, cmd *cobra.Command, id string, _ []string) error {
+			closed := closedStatus(cmd.Context(), e, id)
 			v, err := e.conn.Client.QueryWorkflow(cmd.Context(), id, "", workflows.SessionStateQuery)
 			var st workflows.SessionState
 			if err == nil {
 				err = v.Get(&st)
 			}
 			if err != nil {
+				if closed != "" {
+					return fmt.Errorf("session %s: the workflow %s and its state cannot be read: %w", id, closed, err)
+				}
 				return fmt.Errorf("status of %s: %w", id, err)
 			}
 			out := cmd.OutOrStdout()
 			w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 			fmt.Fprintf(w, "session\t%s\n", st.SessionID)
 			fmt.Fprintf(w, "phase\t%s\n", strings.TrimSpace(st.Phase+" "+st.StopReason))
+			if closed != "" && closed != "completed" {
+				fmt.Fprintf(w, "workflow\t%s\n", closed)
+			}
+			if st.LastError != "" {
+				fmt.Fprintf(w, "last error\t%s\n", st.LastError)
+			}
 			fmt.Fprintf(w, "turns\t%d\n", st.Turns)
 			fmt.Fprintf(w, "conversation\t%d messages, %d bytes (runs: %d)\n", st.Messages, st.Bytes, st.Runs+1)
 			fmt.Fprintf(w, "budget\t%d results judged, %d replaced\n", st.Seen, st.Replaced)
@@ -101,4 +113,18 @@ func agentStatusCmd() *cobra.Command {
 			tw.Flush()
 			return nil
 		})
+}
+
+// closedStatus is how a session's workflow closed ("failed", "terminated", ...), or
+// "" while it runs or when it cannot be told.
+func closedStatus(ctx context.Context, e *env, id string) string {
+	d, err := e.conn.Client.DescribeWorkflowExecution(ctx, id, "")
+	if err != nil {
+		return ""
+	}
+	st := d.WorkflowExecutionInfo.Status
+	if st == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING || st == enumspb.WORKFLOW_EXECUTION_STATUS_UNSPECIFIED {
+		return ""
+	}
+	return strings.ToLower(strings.TrimPrefix(st.String(), "WORKFLOW_EXECUTION_STATUS_"))
 }
