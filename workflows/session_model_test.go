@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 
-
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"

@@ -138,4 +138,3 @@ func TestAgentStalledStream(t *testing.T) {
 	failingAgent(t, fake, t.TempDir(), []string{"ANTHROPIC_API_KEY=k", "TOOLPIPE_MODEL_IDLE_TIMEOUT=1s"},
 		[]string{"--model-attempts", "1", "hello"}, "no event for 1s")
 }
-
