@@ -36,8 +36,11 @@ type session struct {
 
 	turns, callsThisRun, runs int
 	usage                     conversation.Usage
-	lastText                  string
-	stopReason, hookReason    string
+	// lastUsage is the last model call's; cost the estimate of all of them, in USD.
+	lastUsage              conversation.Usage
+	cost                   float64
+	lastText               string
+	stopReason, hookReason string
 	// lastError is the message of the model failure that ended the prompt, if any.
 	lastError string
 	// modelStop is the last model call's stop reason and lastResults the size of the
@@ -123,7 +126,7 @@ func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 	}
 	return SessionResult{
 		SessionID: in.SessionID, StopReason: s.stopReason, HookReason: s.hookReason, Text: s.lastText, Turns: s.turns,
-		Conversation: s.head.Conversation, Budget: s.state, Usage: s.usage, Error: s.lastError,
+		Conversation: s.head.Conversation, Budget: s.state, Usage: s.usage, Error: s.lastError, Cost: s.cost,
 	}, nil
 }
 
@@ -201,7 +204,7 @@ func (s *session) carryInput() SessionInput {
 		State: s.state, Head: s.head, ResultsDir: s.resultsDir, PendingUser: s.pendingUser,
 		Turns: s.turns, Usage: s.usage, Context: s.context, Runs: s.runs + 1,
 		Events: events, EventBase: base, ModelStop: s.modelStop, LastResults: s.lastResults,
-		LastError: s.lastError,
+		LastError: s.lastError, LastUsage: s.lastUsage, Cost: s.cost,
 	}
 	return in
 }
@@ -214,6 +217,7 @@ func (s *session) restore(c *SessionCarry) {
 	s.turns, s.usage, s.context, s.runs = c.Turns, c.Usage, c.Context, c.Runs
 	s.events, s.eventBase = c.Events, c.EventBase
 	s.modelStop, s.lastResults, s.lastError = c.ModelStop, c.LastResults, c.LastError
+	s.lastUsage, s.cost = c.LastUsage, c.Cost
 }
 
 // addUser queues a user message for the next model call.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/budget"
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/modelinfo"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -90,6 +91,10 @@ type ModelOptions struct {
 	Model     string `json:"model,omitempty"`
 	MaxTokens int    `json:"max_tokens,omitempty"`
 	System    string `json:"system,omitempty"`
+	// Price is the model's price for the cost estimate; nil takes modelinfo's table.
+	Price *modelinfo.Price `json:"price,omitempty"`
+	// ContextWindow is the model's window in tokens; zero takes modelinfo's table.
+	ContextWindow int `json:"context_window,omitempty"`
 }
 
 // SessionOptions tune a session; zero values take the defaults.
@@ -141,6 +146,13 @@ func (m ModelOptions) withDefaults() ModelOptions {
 	if m.Model == "" {
 		m.Model = DefaultModel
 	}
+	info, _ := modelinfo.Lookup(m.Model)
+	if m.Price == nil {
+		m.Price = &info.Price
+	}
+	if m.ContextWindow <= 0 {
+		m.ContextWindow = info.ContextWindow
+	}
 	if m.MaxTokens <= 0 {
 		m.MaxTokens = 8192
 	}
@@ -164,6 +176,9 @@ type SessionCarry struct {
 	ModelStop   string `json:"model_stop,omitempty"`
 	LastResults int    `json:"last_results,omitempty"`
 	LastError   string `json:"last_error,omitempty"`
+	// LastUsage and Cost keep the token accounting whole across runs.
+	LastUsage conversation.Usage `json:"last_usage"`
+	Cost      float64            `json:"cost,omitempty"`
 }
 
 // SessionResult is the workflow result.
@@ -182,6 +197,8 @@ type SessionResult struct {
 	Usage        conversation.Usage        `json:"usage"`
 	// Error is the model's failure when StopReason is StopModelError.
 	Error string `json:"error,omitempty"`
+	// Cost is the estimated cost of the session's model calls, in US dollars.
+	Cost float64 `json:"cost,omitempty"`
 }
 
 // SendRequest is a user message for a running session.
@@ -257,4 +274,12 @@ type SessionState struct {
 	StopReason  string             `json:"stop_reason,omitempty"`
 	// LastError is the model failure that ended the last prompt, if any.
 	LastError string `json:"last_error,omitempty"`
+	// LastUsage is the last model call's usage; Usage sums them all. Cost estimates
+	// what they cost in US dollars at Model's price.
+	LastUsage conversation.Usage `json:"last_usage"`
+	Cost      float64            `json:"cost"`
+	Model     string             `json:"model,omitempty"`
+	// ContextWindow is the model's window in tokens; the last call filled
+	// LastUsage.Context() of it.
+	ContextWindow int `json:"context_window,omitempty"`
 }

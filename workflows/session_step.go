@@ -66,8 +66,7 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 		return reply, TurnResult{}, modelFailure{err} // as it is: its error type tells why
 	}
 	s.head.Conversation = s.head.Conversation.Append(s.in.SessionID, seq, 1, reply.Size)
-	s.usage.InputTokens += reply.Usage.InputTokens
-	s.usage.OutputTokens += reply.Usage.OutputTokens
+	s.account(reply.Usage)
 	s.lastText = reply.Text
 	if reply.Text != "" {
 		s.note(SessionEvent{Kind: EventAssistant, Text: reply.Text})
@@ -130,4 +129,11 @@ func (s *session) modelCtx(ctx workflow.Context) workflow.Context {
 			NonRetryableErrorTypes: []string{activities.ErrModelRejected, activities.ErrModelNotConfigured},
 		},
 	})
+}
+
+// account adds a model call's usage to the session's totals and its cost estimate.
+func (s *session) account(u conversation.Usage) {
+	s.usage = s.usage.Add(u)
+	s.lastUsage = u
+	s.cost += s.model.Price.Cost(u.InputTokens, u.OutputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens)
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/modelinfo"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -33,6 +34,8 @@ type agentFlags struct {
 	maxTokens int
 	fake      string
 	attempts  int
+	price     string
+	window    int
 }
 
 func agentCmd() *cobra.Command {
@@ -64,8 +67,13 @@ from a scripted fake instead, offline (embedded default only).`,
 			if err != nil {
 				return err
 			}
-			if f.attempts < 1 || f.maxTurns < 1 {
-				return badInput("--model-attempts and --max-turns must be at least 1")
+			if f.attempts < 1 || f.maxTurns < 1 || f.window < 0 {
+				return badInput("--model-attempts and --max-turns must be at least 1, --context-window positive")
+			}
+			if f.price != "" {
+				if _, err := modelinfo.ParsePrice(f.price); err != nil {
+					return badInput("--price: %v", err)
+				}
 			}
 			prompt := ""
 			if len(args) == 1 {
@@ -109,6 +117,8 @@ from a scripted fake instead, offline (embedded default only).`,
 	cmd.Flags().IntVar(&f.maxTurns, "max-turns", 100, "the most model calls the session makes")
 	cmd.Flags().IntVar(&f.maxTokens, "max-tokens", 8192, "the most tokens of one assistant message")
 	cmd.Flags().StringVar(&f.fake, "fake-model", "", "answer from this fake-model script (JSON) instead of the API")
+	cmd.Flags().StringVar(&f.price, "price", "", "the model's price in dollars per million tokens, INPUT,OUTPUT[,CACHE_WRITE,CACHE_READ] (default: the table of known models)")
+	cmd.Flags().IntVar(&f.window, "context-window", 0, "the model's context window in tokens (default: the table of known models, else 200000)")
 	cmd.Flags().IntVar(&f.attempts, "model-attempts", 10, "the most tries of one model call when the API is overloaded, rate limited or failing (2s apart, doubling up to a minute)")
 	cmd.AddCommand(agentSendCmd(), agentStatusCmd(), agentInterruptCmd())
 	return cmd
@@ -155,12 +165,16 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 	in := workflows.SessionInput{
 		MCP: mcp, SearchAttributes: e.conn.HasSearchAttributes(ctx),
 		SessionID: e.cfg.Session, Prompt: prompt, Workdir: e.cfg.Workdir,
-		Model:    workflows.ModelOptions{Model: f.model, MaxTokens: f.maxTokens, System: f.system},
+		Model:    workflows.ModelOptions{Model: f.model, MaxTokens: f.maxTokens, System: f.system, ContextWindow: f.window},
 		Settings: settings,
 		Options: workflows.SessionOptions{
 			MaxTurns: f.maxTurns, ModelHeartbeatTimeout: e.cfg.HeartbeatTimeout, ModelAttempts: int32(f.attempts),
 			Turn: workflows.TurnOptions{HeartbeatTimeout: e.cfg.HeartbeatTimeout},
 		},
+	}
+	if f.price != "" {
+		p, _ := modelinfo.ParsePrice(f.price) // checked with the flags
+		in.Model.Price = &p
 	}
 	run, err := e.conn.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID: id, TaskQueue: e.cfg.TaskQueue,
@@ -248,6 +262,7 @@ func (e *env) sessionOutcome(ctx context.Context, id string, res workflows.Sessi
 		}
 		return fmt.Errorf("session %s failed (workflow %s): %s", e.cfg.Session, id, failureText(err))
 	}
+	fmt.Fprintf(stderr, "tokens: %s; estimated cost $%.4f\n", workflows.UsageWords(res.Usage), res.Cost)
 	if res.StopReason == workflows.StopModelError {
 		return fmt.Errorf("session %s: %s (the conversation is kept: `starter agent --session %s PROMPT` continues it)",
 			e.cfg.Session, res.Error, e.cfg.Session)

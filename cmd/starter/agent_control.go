@@ -10,6 +10,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 
+	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -90,7 +91,13 @@ func agentStatusCmd() *cobra.Command {
 			fmt.Fprintf(w, "turns\t%d\n", st.Turns)
 			fmt.Fprintf(w, "conversation\t%d messages, %d bytes (runs: %d)\n", st.Messages, st.Bytes, st.Runs+1)
 			fmt.Fprintf(w, "budget\t%d results judged, %d replaced\n", st.Seen, st.Replaced)
-			fmt.Fprintf(w, "tokens\t%d in, %d out\n", st.Usage.InputTokens, st.Usage.OutputTokens)
+			fmt.Fprintf(w, "tokens\t%s\n", workflows.UsageWords(st.Usage))
+			if st.LastUsage != (conversation.Usage{}) {
+				fmt.Fprintf(w, "last call\t%s\n", workflows.UsageWords(st.LastUsage))
+				fmt.Fprintf(w, "context\t%d of %d tokens (%.0f%%)\n", st.LastUsage.Context(), st.ContextWindow,
+					100*float64(st.LastUsage.Context())/float64(max(st.ContextWindow, 1)))
+			}
+			fmt.Fprintf(w, "cost\t$%.4f (estimated at %s prices)\n", st.Cost, st.Model)
 			fmt.Fprintf(w, "waiting messages\t%d\n", st.PendingUser)
 			w.Flush()
 			if st.TurnID == "" {
