@@ -150,6 +150,7 @@ func (a *Agent) Register(r worker.ActivityRegistry) {
 	r.RegisterActivityWithOptions(a.CallModel, activity.RegisterOptions{Name: ModelActivityName})
 	r.RegisterActivityWithOptions(a.AppendMessages, activity.RegisterOptions{Name: AppendActivityName})
 	r.RegisterActivityWithOptions(a.OpenSession, activity.RegisterOptions{Name: OpenSessionActivityName})
+	r.RegisterActivityWithOptions(a.CompactConversation, activity.RegisterOptions{Name: CompactActivityName})
 }
 
 // StateDir is where the tool activities keep sessions, for wiring the agent

@@ -43,6 +43,14 @@ type session struct {
 	stopReason, hookReason string
 	// lastError is the message of the model failure that ended the prompt, if any.
 	lastError string
+	// ctxBytes is the size of the conversation the last model call sent, to estimate
+	// the next call's tokens (session_compact.go); triedCompact says the current call
+	// was refused as too long once and compacted; manualCompact holds a compaction
+	// asked for by the user (its instructions); compactions counts them.
+	ctxBytes      int
+	triedCompact  bool
+	manualCompact *string
+	compactions   int
 	// modelStop is the last model call's stop reason and lastResults the size of the
 	// last results message after the budget, for the current details.
 	modelStop   string
@@ -108,7 +116,18 @@ func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 			}
 			return SessionResult{}, workflow.NewContinueAsNewError(ctx, SessionWorkflowName, s.carryInput())
 		}
+		if err := s.maybeCompact(ctx); err != nil {
+			if s.endPrompt(ctx, err) {
+				continue
+			}
+			return SessionResult{}, err
+		}
 		reply, tr, err := s.step(ctx)
+		if retry, cerr := s.retryTooLong(ctx, err); retry {
+			continue
+		} else if cerr != nil {
+			err = cerr
+		}
 		if err != nil {
 			if s.endPrompt(ctx, err) {
 				continue // messages sent meanwhile are stored before the loop stops
@@ -205,6 +224,7 @@ func (s *session) carryInput() SessionInput {
 		Turns: s.turns, Usage: s.usage, Context: s.context, Runs: s.runs + 1,
 		Events: events, EventBase: base, ModelStop: s.modelStop, LastResults: s.lastResults,
 		LastError: s.lastError, LastUsage: s.lastUsage, Cost: s.cost,
+		CtxBytes: s.ctxBytes, Compactions: s.compactions,
 	}
 	return in
 }
@@ -218,6 +238,7 @@ func (s *session) restore(c *SessionCarry) {
 	s.events, s.eventBase = c.Events, c.EventBase
 	s.modelStop, s.lastResults, s.lastError = c.ModelStop, c.LastResults, c.LastError
 	s.lastUsage, s.cost = c.LastUsage, c.Cost
+	s.ctxBytes, s.compactions = c.CtxBytes, c.Compactions
 }
 
 // addUser queues a user message for the next model call.

@@ -95,6 +95,8 @@ type ModelOptions struct {
 	Price *modelinfo.Price `json:"price,omitempty"`
 	// ContextWindow is the model's window in tokens; zero takes modelinfo's table.
 	ContextWindow int `json:"context_window,omitempty"`
+	// Compactions counts the times the conversation was replaced by a summary.
+	Compactions int `json:"compactions,omitempty"`
 }
 
 // SessionOptions tune a session; zero values take the defaults.
@@ -179,6 +181,10 @@ type SessionCarry struct {
 	// LastUsage and Cost keep the token accounting whole across runs.
 	LastUsage conversation.Usage `json:"last_usage"`
 	Cost      float64            `json:"cost,omitempty"`
+	// CtxBytes and Compactions keep context management's state (the summary itself
+	// is in Head).
+	CtxBytes    int `json:"ctx_bytes,omitempty"`
+	Compactions int `json:"compactions,omitempty"`
 }
 
 // SessionResult is the workflow result.
@@ -233,6 +239,8 @@ const (
 	// EventError: a model call failed for good and the prompt ended (Text is the
 	// API's message).
 	EventError = "error"
+	// EventCompact: the conversation was replaced by a summary (Text says how).
+	EventCompact = "compact"
 )
 
 // SessionEvent is one thing that happened, for people watching.
@@ -282,4 +290,6 @@ type SessionState struct {
 	// ContextWindow is the model's window in tokens; the last call filled
 	// LastUsage.Context() of it.
 	ContextWindow int `json:"context_window,omitempty"`
+	// Compactions counts the times the conversation was replaced by a summary.
+	Compactions int `json:"compactions,omitempty"`
 }

@@ -57,6 +57,8 @@ func phaseWords(st SessionState) string {
 		return fmt.Sprintf("running turn %d", st.Turns+1)
 	case "done":
 		return "done: " + st.StopReason
+	case "compacting":
+		return fmt.Sprintf("compacting the conversation (turn %d)", st.Turns+1)
 	}
 	return "between turns"
 }

@@ -98,6 +98,9 @@ func agentStatusCmd() *cobra.Command {
 					100*float64(st.LastUsage.Context())/float64(max(st.ContextWindow, 1)))
 			}
 			fmt.Fprintf(w, "cost\t$%.4f (estimated at %s prices)\n", st.Cost, st.Model)
+			if st.Compactions > 0 {
+				fmt.Fprintf(w, "compactions\t%d\n", st.Compactions)
+			}
 			fmt.Fprintf(w, "waiting messages\t%d\n", st.PendingUser)
 			w.Flush()
 			if st.TurnID == "" {
@@ -134,4 +137,30 @@ func closedStatus(ctx context.Context, e *env, id string) string {
 		return ""
 	}
 	return strings.ToLower(strings.TrimPrefix(st.String(), "WORKFLOW_EXECUTION_STATUS_"))
+}
+
+func agentCompactCmd() *cobra.Command {
+	cmd := sessionCmd("compact SESSION [INSTRUCTIONS]", "Compact a running session's conversation into a summary before its next model call", 1,
+		func(e *env, cmd *cobra.Command, id string, args []string) error {
+			instr := strings.Join(args, " ")
+			h, err := e.conn.Client.UpdateWorkflow(cmd.Context(), client.UpdateWorkflowOptions{
+				WorkflowID: id, UpdateName: workflows.CompactUpdate, WaitForStage: client.WorkflowUpdateStageCompleted,
+				Args: []any{workflows.CompactRequestArgs{Instructions: instr}},
+			})
+			if err == nil {
+				err = h.Get(cmd.Context(), nil)
+			}
+			if err != nil {
+				return fmt.Errorf("compact %s: %w", id, err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s compacts before its next model call\n", id)
+			return nil
+		})
+	cmd.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) < 1 || len(args) > 2 {
+			return usageError{fmt.Errorf("compact takes SESSION and optional INSTRUCTIONS (quote them), got %d arguments", len(args))}
+		}
+		return nil
+	}
+	return cmd
 }
