@@ -165,6 +165,8 @@ func (s *session) decide(reply conversation.ModelReply, tr TurnResult) {
 		}
 	case s.turns >= s.opts.MaxTurns:
 		s.stopReason = StopMaxTurns
+	case s.opts.MaxBudgetUSD > 0 && s.cost >= s.opts.MaxBudgetUSD:
+		s.stopReason = StopMaxBudget
 	}
 }
 

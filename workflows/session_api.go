@@ -45,6 +45,8 @@ const (
 	// used up); the result's Error is the API's message. The conversation is kept:
 	// the next prompt continues it.
 	StopModelError = "model_error"
+	// StopMaxBudget: the session's estimated cost reached MaxBudgetUSD.
+	StopMaxBudget = "max_budget"
 )
 
 // DefaultModel is the model a session uses unless told otherwise.
@@ -103,6 +105,10 @@ type ModelOptions struct {
 type SessionOptions struct {
 	// MaxTurns bounds the model calls of the session (default 100).
 	MaxTurns int `json:"max_turns,omitempty"`
+	// MaxBudgetUSD, when positive, ends the prompt once the estimated cost of the
+	// session's model calls reaches it (checked after each call, as the Claude Agent
+	// SDK's max_budget_usd).
+	MaxBudgetUSD float64 `json:"max_budget_usd,omitempty"`
 	// BudgetChars is the conversation budget of one user message (default 200,000).
 	BudgetChars int `json:"budget_chars,omitempty"`
 	// MaxDepth bounds sub-agent nesting (default 2).

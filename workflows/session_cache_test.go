@@ -47,3 +47,22 @@ func TestSessionPromptCaching(t *testing.T) {
 		t.Fatalf("cost %v, want %v", res.Cost, want)
 	}
 }
+
+// --max-budget-usd: the prompt ends cleanly after the call that reached the budget,
+// with the reason, though the model asked for more tools.
+func TestSessionMaxBudget(t *testing.T) {
+	h := newAgentHarness(t,
+		fakeanthropic.Response{Content: []conversation.Block{use("b1", "Bash", map[string]any{"command": "echo one"})}},
+		fakeanthropic.Response{Content: []conversation.Block{use("b2", "Bash", map[string]any{"command": "echo two"})}},
+		fakeanthropic.Response{Content: []conversation.Block{text("never")}},
+	)
+	opts := fastOptions()
+	opts.MaxBudgetUSD = 0.00001 // less than the first call costs
+	res := h.result(h.start(workflows.SessionInput{Prompt: "spend", Options: opts}))
+	if res.StopReason != workflows.StopMaxBudget || res.Turns != 1 || res.Cost < opts.MaxBudgetUSD {
+		t.Fatalf("result %+v", res)
+	}
+	if n := len(h.fake.Requests()); n != 1 {
+		t.Fatalf("%d requests after the budget was reached", n)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/toolpipe/toolpipe/agentprompt"
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/modelinfo"
@@ -36,6 +37,8 @@ type agentFlags struct {
 	attempts  int
 	price     string
 	window    int
+	appendSys string
+	budget    float64
 }
 
 func agentCmd() *cobra.Command {
@@ -67,8 +70,8 @@ from a scripted fake instead, offline (embedded default only).`,
 			if err != nil {
 				return err
 			}
-			if f.attempts < 1 || f.maxTurns < 1 || f.window < 0 {
-				return badInput("--model-attempts and --max-turns must be at least 1, --context-window positive")
+			if f.attempts < 1 || f.maxTurns < 1 || f.window < 0 || f.budget < 0 {
+				return badInput("--model-attempts and --max-turns must be at least 1, --context-window and --max-budget-usd not negative")
 			}
 			if f.price != "" {
 				if _, err := modelinfo.ParsePrice(f.price); err != nil {
@@ -113,8 +116,10 @@ from a scripted fake instead, offline (embedded default only).`,
 		model = workflows.DefaultModel
 	}
 	cmd.Flags().StringVar(&f.model, "model", model, "the model (default $ANTHROPIC_MODEL, else "+workflows.DefaultModel+")")
-	cmd.Flags().StringVar(&f.system, "system", "", "a system prompt")
+	cmd.Flags().StringVar(&f.system, "system", "", "a system prompt replacing toolpipe's default (the environment and CLAUDE.md files are still added)")
+	cmd.Flags().StringVar(&f.appendSys, "append-system-prompt", "", "text added at the end of the system prompt")
 	cmd.Flags().IntVar(&f.maxTurns, "max-turns", 100, "the most model calls the session makes")
+	cmd.Flags().Float64Var(&f.budget, "max-budget-usd", 0, "end the prompt once the estimated cost of the model calls reaches this many US dollars (0: no limit)")
 	cmd.Flags().IntVar(&f.maxTokens, "max-tokens", 8192, "the most tokens of one assistant message")
 	cmd.Flags().StringVar(&f.fake, "fake-model", "", "answer from this fake-model script (JSON) instead of the API")
 	cmd.Flags().StringVar(&f.price, "price", "", "the model's price in dollars per million tokens, INPUT,OUTPUT[,CACHE_WRITE,CACHE_READ] (default: the table of known models)")
@@ -165,10 +170,12 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 	in := workflows.SessionInput{
 		MCP: mcp, SearchAttributes: e.conn.HasSearchAttributes(ctx),
 		SessionID: e.cfg.Session, Prompt: prompt, Workdir: e.cfg.Workdir,
-		Model:    workflows.ModelOptions{Model: f.model, MaxTokens: f.maxTokens, System: f.system, ContextWindow: f.window},
+		Model: workflows.ModelOptions{Model: f.model, MaxTokens: f.maxTokens, ContextWindow: f.window,
+			System: agentprompt.Build(agentprompt.Options{System: f.system, Append: f.appendSys, Workdir: e.cfg.Workdir, Home: home(), Now: time.Now()})},
 		Settings: settings,
 		Options: workflows.SessionOptions{
 			MaxTurns: f.maxTurns, ModelHeartbeatTimeout: e.cfg.HeartbeatTimeout, ModelAttempts: int32(f.attempts),
+			MaxBudgetUSD: f.budget,
 			Turn: workflows.TurnOptions{HeartbeatTimeout: e.cfg.HeartbeatTimeout},
 		},
 	}
@@ -263,6 +270,12 @@ func (e *env) sessionOutcome(ctx context.Context, id string, res workflows.Sessi
 		return fmt.Errorf("session %s failed (workflow %s): %s", e.cfg.Session, id, failureText(err))
 	}
 	fmt.Fprintf(stderr, "tokens: %s; estimated cost $%.4f\n", workflows.UsageWords(res.Usage), res.Cost)
+	switch res.StopReason {
+	case workflows.StopMaxTurns:
+		fmt.Fprintf(stderr, "stopped: the session made its %d allowed model calls (--max-turns); `starter agent --session %s PROMPT` continues it\n", res.Turns, e.cfg.Session)
+	case workflows.StopMaxBudget:
+		fmt.Fprintf(stderr, "stopped: the estimated cost $%.4f reached the budget (--max-budget-usd); `starter agent --session %s PROMPT` continues it\n", res.Cost, e.cfg.Session)
+	}
 	if res.StopReason == workflows.StopModelError {
 		return fmt.Errorf("session %s: %s (the conversation is kept: `starter agent --session %s PROMPT` continues it)",
 			e.cfg.Session, res.Error, e.cfg.Session)
@@ -321,4 +334,13 @@ func summarize(s string) string {
 		first += fmt.Sprintf(" (+%d lines)", strings.Count(rest, "\n")+1)
 	}
 	return first
+}
+
+// home is the user's home directory for ~/.claude/CLAUDE.md, or "" when unknown.
+func home() string {
+	h, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return h
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -137,4 +139,28 @@ func TestAgentStalledStream(t *testing.T) {
 	}})
 	failingAgent(t, fake, t.TempDir(), []string{"ANTHROPIC_API_KEY=k", "TOOLPIPE_MODEL_IDLE_TIMEOUT=1s"},
 		[]string{"--model-attempts", "1", "hello"}, "no event for 1s")
+}
+
+// The first request carries the default system prompt, the working directory and
+// the project's CLAUDE.md, and --append-system-prompt's text.
+func TestAgentSystemPromptReachesModel(t *testing.T) {
+	fake := startFake(t, fakeanthropic.Script{Responses: []fakeanthropic.Response{
+		{Content: []conversation.Block{{Type: "text", Text: "ok"}}},
+	}})
+	work := t.TempDir()
+	if err := os.WriteFile(filepath.Join(work, "CLAUDE.md"), []byte("Always answer in haiku."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := starter(t, t.TempDir(), "agent", "--workdir", work, "--append-system-prompt", "Appended words.", "hello")
+	cmd.Env = append(withoutKey(cmd.Env), "ANTHROPIC_BASE_URL="+fake.URL(), "ANTHROPIC_API_KEY=k", "HOME="+t.TempDir())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("agent: %v\n%s", err, out)
+	}
+	sys := fake.Requests()[0].System
+	for _, want := range []string{"You are a coding agent", "Working directory: " + work, "Always answer in haiku.",
+		"Contents of " + filepath.Join(work, "CLAUDE.md"), "Appended words."} {
+		if !strings.Contains(sys, want) {
+			t.Errorf("the system prompt lacks %q:\n%s", want, sys)
+		}
+	}
 }
