@@ -176,7 +176,7 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 		Options: workflows.SessionOptions{
 			MaxTurns: f.maxTurns, ModelHeartbeatTimeout: e.cfg.HeartbeatTimeout, ModelAttempts: int32(f.attempts),
 			MaxBudgetUSD: f.budget,
-			Turn: workflows.TurnOptions{HeartbeatTimeout: e.cfg.HeartbeatTimeout},
+			Turn:         workflows.TurnOptions{HeartbeatTimeout: e.cfg.HeartbeatTimeout},
 		},
 	}
 	if f.price != "" {
