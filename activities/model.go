@@ -81,12 +81,23 @@ type AgentConfig struct {
 }
 
 // AgentConfigFromEnv reads the model's settings from the worker's environment:
-// ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL.
+// ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and TOOLPIPE_MODEL_IDLE_TIMEOUT (a Go
+// duration: how long a stream may stall; a value that does not parse is reported in
+// the log and the default kept).
 func AgentConfigFromEnv(stateDir string, intake TurnIntake) AgentConfig {
-	return AgentConfig{
+	cfg := AgentConfig{
 		StateDir: stateDir, Intake: intake,
 		APIKey: os.Getenv("ANTHROPIC_API_KEY"), BaseURL: os.Getenv("ANTHROPIC_BASE_URL"),
 	}
+	if v := os.Getenv("TOOLPIPE_MODEL_IDLE_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			slog.Warn("TOOLPIPE_MODEL_IDLE_TIMEOUT is not a positive duration (such as 90s); keeping the default of 2m", "value", v)
+		} else {
+			cfg.IdleTimeout = d
+		}
+	}
+	return cfg
 }
 
 // Agent holds the activities of agent sessions: the model call and the conversation
@@ -139,6 +150,7 @@ func (a *Agent) Register(r worker.ActivityRegistry) {
 	r.RegisterActivityWithOptions(a.CallModel, activity.RegisterOptions{Name: ModelActivityName})
 	r.RegisterActivityWithOptions(a.AppendMessages, activity.RegisterOptions{Name: AppendActivityName})
 	r.RegisterActivityWithOptions(a.OpenSession, activity.RegisterOptions{Name: OpenSessionActivityName})
+	r.RegisterActivityWithOptions(a.CompactConversation, activity.RegisterOptions{Name: CompactActivityName})
 }
 
 // StateDir is where the tool activities keep sessions, for wiring the agent

@@ -114,7 +114,10 @@ func (a *Agent) stream(ctx context.Context, req conversation.ModelRequest, param
 			"model: the stream ended before the message did", ErrModelUnavailable, temporal.ApplicationErrorOptions{})
 	}
 	msg := conversation.Message{Role: conversation.RoleAssistant, Content: blocks, StopReason: string(acc.StopReason)}
-	return msg, conversation.Usage{InputTokens: acc.Usage.InputTokens, OutputTokens: acc.Usage.OutputTokens}, nil
+	return msg, conversation.Usage{
+		InputTokens: acc.Usage.InputTokens, OutputTokens: acc.Usage.OutputTokens,
+		CacheCreationInputTokens: acc.Usage.CacheCreationInputTokens, CacheReadInputTokens: acc.Usage.CacheReadInputTokens,
+	}, nil
 }
 
 // finish stores the message (an earlier stored one wins), makes sure the turn has

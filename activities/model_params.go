@@ -56,6 +56,7 @@ func buildParams(req conversation.ModelRequest, msgs []conversation.Message) (an
 		}
 		p.Tools = append(p.Tools, anthropic.ToolUnionParam{OfTool: &tp})
 	}
+	markCache(&p)
 	return p, nil
 }
 

@@ -74,10 +74,29 @@ type ToolUse struct {
 	Input   json.RawMessage `json:"input,omitempty"`
 }
 
-// Usage counts the tokens of one model call.
+// Usage counts the tokens of one model call (or a session's calls): InputTokens are
+// the input tokens billed at the full rate, after the last cache breakpoint;
+// CacheCreationInputTokens were written to the prompt cache and CacheReadInputTokens
+// read from it. Their sum is the request's size, what fills the context window.
 type Usage struct {
-	InputTokens  int64 `json:"input_tokens"`
-	OutputTokens int64 `json:"output_tokens"`
+	InputTokens              int64 `json:"input_tokens"`
+	OutputTokens             int64 `json:"output_tokens"`
+	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens,omitempty"`
+	CacheReadInputTokens     int64 `json:"cache_read_input_tokens,omitempty"`
+}
+
+// Add sums two usages.
+func (u Usage) Add(o Usage) Usage {
+	return Usage{
+		InputTokens: u.InputTokens + o.InputTokens, OutputTokens: u.OutputTokens + o.OutputTokens,
+		CacheCreationInputTokens: u.CacheCreationInputTokens + o.CacheCreationInputTokens,
+		CacheReadInputTokens:     u.CacheReadInputTokens + o.CacheReadInputTokens,
+	}
+}
+
+// Context is the request's input tokens, cached or not.
+func (u Usage) Context() int64 {
+	return u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
 }
 
 // Original is the full content of a tool result the budget replaced, which the

@@ -36,8 +36,21 @@ type session struct {
 
 	turns, callsThisRun, runs int
 	usage                     conversation.Usage
-	lastText                  string
-	stopReason, hookReason    string
+	// lastUsage is the last model call's; cost the estimate of all of them, in USD.
+	lastUsage              conversation.Usage
+	cost                   float64
+	lastText               string
+	stopReason, hookReason string
+	// lastError is the message of the model failure that ended the prompt, if any.
+	lastError string
+	// ctxBytes is the size of the conversation the last model call sent, to estimate
+	// the next call's tokens (session_compact.go); triedCompact says the current call
+	// was refused as too long once and compacted; manualCompact holds a compaction
+	// asked for by the user (its instructions); compactions counts them.
+	ctxBytes      int
+	triedCompact  bool
+	manualCompact *string
+	compactions   int
 	// modelStop is the last model call's stop reason and lastResults the size of the
 	// last results message after the budget, for the current details.
 	modelStop   string
@@ -110,8 +123,22 @@ func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 			}
 			return SessionResult{}, workflow.NewContinueAsNewError(ctx, SessionWorkflowName, s.carryInput())
 		}
+		if err := s.maybeCompact(ctx); err != nil {
+			if s.endPrompt(ctx, err) {
+				continue
+			}
+			return SessionResult{}, err
+		}
 		reply, tr, err := s.step(ctx)
+		if retry, cerr := s.retryTooLong(ctx, err); retry {
+			continue
+		} else if cerr != nil {
+			err = cerr
+		}
 		if err != nil {
+			if s.endPrompt(ctx, err) {
+				continue // messages sent meanwhile are stored before the loop stops
+			}
 			return SessionResult{}, err
 		}
 		s.decide(reply, tr)
@@ -127,7 +154,7 @@ func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 	}
 	return SessionResult{
 		SessionID: in.SessionID, StopReason: s.stopReason, HookReason: s.hookReason, Text: s.lastText, Turns: s.turns,
-		Conversation: s.head.Conversation, Budget: s.state, Usage: s.usage,
+		Conversation: s.head.Conversation, Budget: s.state, Usage: s.usage, Error: s.lastError, Cost: s.cost,
 	}, nil
 }
 
@@ -147,6 +174,8 @@ func (s *session) decide(reply conversation.ModelReply, tr TurnResult) {
 		}
 	case s.turns >= s.opts.MaxTurns:
 		s.stopReason = StopMaxTurns
+	case s.opts.MaxBudgetUSD > 0 && s.cost >= s.opts.MaxBudgetUSD:
+		s.stopReason = StopMaxBudget
 	}
 }
 
@@ -205,6 +234,8 @@ func (s *session) carryInput() SessionInput {
 		State: s.state, Head: s.head, ResultsDir: s.resultsDir, PendingUser: s.pendingUser,
 		Turns: s.turns, Usage: s.usage, Context: s.context, Runs: s.runs + 1,
 		Events: events, EventBase: base, ModelStop: s.modelStop, LastResults: s.lastResults,
+		LastError: s.lastError, LastUsage: s.lastUsage, Cost: s.cost,
+		CtxBytes: s.ctxBytes, Compactions: s.compactions,
 	}
 	return in
 }
@@ -216,7 +247,9 @@ func (s *session) restore(c *SessionCarry) {
 	}
 	s.turns, s.usage, s.context, s.runs = c.Turns, c.Usage, c.Context, c.Runs
 	s.events, s.eventBase = c.Events, c.EventBase
-	s.modelStop, s.lastResults = c.ModelStop, c.LastResults
+	s.modelStop, s.lastResults, s.lastError = c.ModelStop, c.LastResults, c.LastError
+	s.lastUsage, s.cost = c.LastUsage, c.Cost
+	s.ctxBytes, s.compactions = c.CtxBytes, c.Compactions
 }
 
 // addUser queues a user message for the next model call.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/budget"
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/modelinfo"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -40,6 +41,12 @@ const (
 	StopMaxTurns = "max_turns"
 	// StopHook: a hook answered continue: false.
 	StopHook = "hook_stop"
+	// StopModelError: a model call failed for good (auth, a bad request, retries
+	// used up); the result's Error is the API's message. The conversation is kept:
+	// the next prompt continues it.
+	StopModelError = "model_error"
+	// StopMaxBudget: the session's estimated cost reached MaxBudgetUSD.
+	StopMaxBudget = "max_budget"
 )
 
 // DefaultModel is the model a session uses unless told otherwise.
@@ -86,12 +93,22 @@ type ModelOptions struct {
 	Model     string `json:"model,omitempty"`
 	MaxTokens int    `json:"max_tokens,omitempty"`
 	System    string `json:"system,omitempty"`
+	// Price is the model's price for the cost estimate; nil takes modelinfo's table.
+	Price *modelinfo.Price `json:"price,omitempty"`
+	// ContextWindow is the model's window in tokens; zero takes modelinfo's table.
+	ContextWindow int `json:"context_window,omitempty"`
+	// Compactions counts the times the conversation was replaced by a summary.
+	Compactions int `json:"compactions,omitempty"`
 }
 
 // SessionOptions tune a session; zero values take the defaults.
 type SessionOptions struct {
 	// MaxTurns bounds the model calls of the session (default 100).
 	MaxTurns int `json:"max_turns,omitempty"`
+	// MaxBudgetUSD, when positive, ends the prompt once the estimated cost of the
+	// session's model calls reaches it (checked after each call, as the Claude Agent
+	// SDK's max_budget_usd).
+	MaxBudgetUSD float64 `json:"max_budget_usd,omitempty"`
 	// BudgetChars is the conversation budget of one user message (default 200,000).
 	BudgetChars int `json:"budget_chars,omitempty"`
 	// MaxDepth bounds sub-agent nesting (default 2).
@@ -137,6 +154,13 @@ func (m ModelOptions) withDefaults() ModelOptions {
 	if m.Model == "" {
 		m.Model = DefaultModel
 	}
+	info, _ := modelinfo.Lookup(m.Model)
+	if m.Price == nil {
+		m.Price = &info.Price
+	}
+	if m.ContextWindow <= 0 {
+		m.ContextWindow = info.ContextWindow
+	}
 	if m.MaxTokens <= 0 {
 		m.MaxTokens = 8192
 	}
@@ -159,6 +183,14 @@ type SessionCarry struct {
 	// ModelStop and LastResults keep the current details whole across runs.
 	ModelStop   string `json:"model_stop,omitempty"`
 	LastResults int    `json:"last_results,omitempty"`
+	LastError   string `json:"last_error,omitempty"`
+	// LastUsage and Cost keep the token accounting whole across runs.
+	LastUsage conversation.Usage `json:"last_usage"`
+	Cost      float64            `json:"cost,omitempty"`
+	// CtxBytes and Compactions keep context management's state (the summary itself
+	// is in Head).
+	CtxBytes    int `json:"ctx_bytes,omitempty"`
+	Compactions int `json:"compactions,omitempty"`
 }
 
 // SessionResult is the workflow result.
@@ -175,6 +207,10 @@ type SessionResult struct {
 	Conversation conversation.Conversation `json:"conversation"`
 	Budget       *budget.State             `json:"budget"`
 	Usage        conversation.Usage        `json:"usage"`
+	// Error is the model's failure when StopReason is StopModelError.
+	Error string `json:"error,omitempty"`
+	// Cost is the estimated cost of the session's model calls, in US dollars.
+	Cost float64 `json:"cost,omitempty"`
 }
 
 // SendRequest is a user message for a running session.
@@ -206,6 +242,11 @@ const (
 	// EventNotice: something the user should know that is not the conversation
 	// (an MCP server that could not be reached).
 	EventNotice = "notice"
+	// EventError: a model call failed for good and the prompt ended (Text is the
+	// API's message).
+	EventError = "error"
+	// EventCompact: the conversation was replaced by a summary (Text says how).
+	EventCompact = "compact"
 )
 
 // SessionEvent is one thing that happened, for people watching.
@@ -245,4 +286,16 @@ type SessionState struct {
 	Runs        int                `json:"runs"`
 	Usage       conversation.Usage `json:"usage"`
 	StopReason  string             `json:"stop_reason,omitempty"`
+	// LastError is the model failure that ended the last prompt, if any.
+	LastError string `json:"last_error,omitempty"`
+	// LastUsage is the last model call's usage; Usage sums them all. Cost estimates
+	// what they cost in US dollars at Model's price.
+	LastUsage conversation.Usage `json:"last_usage"`
+	Cost      float64            `json:"cost"`
+	Model     string             `json:"model,omitempty"`
+	// ContextWindow is the model's window in tokens; the last call filled
+	// LastUsage.Context() of it.
+	ContextWindow int `json:"context_window,omitempty"`
+	// Compactions counts the times the conversation was replaced by a summary.
+	Compactions int `json:"compactions,omitempty"`
 }

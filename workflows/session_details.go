@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"go.temporal.io/sdk/workflow"
+
+	"github.com/toolpipe/toolpipe/conversation"
 )
 
 // summaryPromptRunes is how much of the prompt a session's static summary shows.
@@ -55,6 +57,8 @@ func phaseWords(st SessionState) string {
 		return fmt.Sprintf("running turn %d", st.Turns+1)
 	case "done":
 		return "done: " + st.StopReason
+	case "compacting":
+		return fmt.Sprintf("compacting the conversation (turn %d)", st.Turns+1)
 	}
 	return "between turns"
 }
@@ -69,12 +73,19 @@ func RenderSessionDetails(d SessionDetails) string {
 	if st.TurnID != "" {
 		fmt.Fprintf(&b, "| current turn | `%s` (its details list the tools and any approvals waited for) |\n", cell(st.TurnID))
 	}
-	fmt.Fprintf(&b, "| tokens | %d in, %d out |\n", st.Usage.InputTokens, st.Usage.OutputTokens)
+	fmt.Fprintf(&b, "| tokens | %s |\n", UsageWords(st.Usage))
+	if st.LastUsage != (conversation.Usage{}) {
+		fmt.Fprintf(&b, "| last call | %s · context %d of %d tokens |\n", UsageWords(st.LastUsage), st.LastUsage.Context(), st.ContextWindow)
+	}
+	fmt.Fprintf(&b, "| cost | $%.4f (estimated, %s prices) |\n", st.Cost, cell(st.Model))
 	fmt.Fprintf(&b, "| conversation | %d messages, %d bytes |\n", st.Messages, st.Bytes)
 	fmt.Fprintf(&b, "| budget | last results %d of %d chars · %d results judged, %d replaced |\n",
 		d.LastResults, d.Budget, st.Seen, st.Replaced)
 	if st.PendingUser > 0 {
 		fmt.Fprintf(&b, "| waiting messages | %d |\n", st.PendingUser)
+	}
+	if st.LastError != "" {
+		fmt.Fprintf(&b, "| last error | %s |\n", cell(st.LastError))
 	}
 	if d.ModelStop != "" {
 		fmt.Fprintf(&b, "| last stop reason | `%s` |\n", cell(d.ModelStop))
@@ -103,4 +114,11 @@ func (s *session) publish(ctx workflow.Context) {
 		}
 		upsertSearchAttributes(ctx, s.in.SessionID, status)
 	}
+}
+
+// UsageWords says a usage for people: input billed in full, cache writes and reads,
+// output.
+func UsageWords(u conversation.Usage) string {
+	return fmt.Sprintf("%d in, %d cache write, %d cache read, %d out",
+		u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens, u.OutputTokens)
 }

@@ -48,7 +48,7 @@ func TestSessionDetails(t *testing.T) {
 	for _, want := range []string{
 		"**calling model (turn 1)** · 0 of at most 100 turns\n",
 		"| current turn | `" + run.GetID() + "/turn-2` ",
-		"| tokens | 0 in, 0 out |",
+		"| tokens | 0 in, 0 cache write, 0 cache read, 0 out |",
 		"| budget | last results 0 of 5000 chars · 0 results judged, 0 replaced |",
 	} {
 		if !strings.Contains(now, want) {
@@ -65,10 +65,27 @@ func TestSessionDetails(t *testing.T) {
 
 	release()
 	res := h.result(run)
+	// The totals are what the API reported, call by call, not the session's own sums.
+	var reported fakeanthropic.Usage
+	last := h.fake.Requests()[len(h.fake.Requests())-1].Usage
+	for _, r := range h.fake.Requests() {
+		reported.InputTokens += r.Usage.InputTokens
+		reported.OutputTokens += r.Usage.OutputTokens
+		reported.CacheCreationInputTokens += r.Usage.CacheCreationInputTokens
+		reported.CacheReadInputTokens += r.Usage.CacheReadInputTokens
+	}
+	if len(h.fake.Requests()) != 2 || reported.TotalInput() == 0 || reported.OutputTokens == 0 {
+		t.Fatalf("the fake reported %+v over %d requests", reported, len(h.fake.Requests()))
+	}
 	final := metadata(t, h.c, run).GetCurrentDetails()
 	for _, want := range []string{
 		"**done: end_turn** · 2 of at most 100 turns\n",
-		fmt.Sprintf("| tokens | %d in, %d out |", res.Usage.InputTokens, res.Usage.OutputTokens),
+		fmt.Sprintf("| tokens | %d in, %d cache write, %d cache read, %d out |", reported.InputTokens,
+			reported.CacheCreationInputTokens, reported.CacheReadInputTokens, reported.OutputTokens),
+		fmt.Sprintf("| last call | %d in, %d cache write, %d cache read, %d out · context %d of 200000 tokens |",
+			last.InputTokens, last.CacheCreationInputTokens, last.CacheReadInputTokens, last.OutputTokens, last.TotalInput()),
+		fmt.Sprintf("| cost | $%.4f (estimated, claude-sonnet-4-5 prices) |",
+			(3*float64(reported.InputTokens)+15*float64(reported.OutputTokens)+3.75*float64(reported.CacheCreationInputTokens)+0.3*float64(reported.CacheReadInputTokens))/1e6),
 		"· 1 results judged, 1 replaced |",
 		"| last stop reason | `end_turn` |",
 	} {
@@ -76,7 +93,7 @@ func TestSessionDetails(t *testing.T) {
 			t.Errorf("final details lack %q:\n%s", want, final)
 		}
 	}
-	if strings.Contains(final, "current turn") || res.Usage.InputTokens == 0 {
+	if strings.Contains(final, "current turn") || res.Usage.Context() == 0 {
 		t.Errorf("final details (usage %+v):\n%s", res.Usage, final)
 	}
 

@@ -50,6 +50,22 @@ func (s *session) register(ctx workflow.Context) error {
 		}); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, CompactUpdate,
+		func(ctx workflow.Context, req CompactRequestArgs) error {
+			s.manualCompact = &req.Instructions
+			return nil
+		},
+		workflow.UpdateHandlerOptions{
+			Validator: func(ctx workflow.Context, req CompactRequestArgs) error {
+				if s.stopReason != "" {
+					return fmt.Errorf("the session has ended (%s): it compacts by itself when a later prompt nears the window", s.stopReason)
+				}
+				return nil
+			},
+			Description: "Compact the conversation into a summary before the next model call (instructions are added to the summary prompt).",
+		}); err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		ch := workflow.GetSignalChannelWithOptions(ctx, SessionInterruptSignal,
 			workflow.SignalChannelOptions{Description: "Interrupt the running turn: tools whose interrupt behaviour is cancel stop."})
@@ -82,7 +98,9 @@ func (s *session) stateQuery() (SessionState, error) {
 	st := SessionState{
 		SessionID: s.in.SessionID, Phase: s.phase, TurnID: s.turnID, Turns: s.turns,
 		Messages: s.head.Conversation.Len(), Bytes: s.head.Conversation.Bytes(), PendingUser: len(s.pendingUser),
-		Runs: s.runs, Usage: s.usage, StopReason: s.stopReason,
+		Runs: s.runs, Usage: s.usage, StopReason: s.stopReason, LastError: s.lastError,
+		LastUsage: s.lastUsage, Cost: s.cost, Model: s.model.Model, ContextWindow: s.model.ContextWindow,
+		Compactions: s.compactions,
 	}
 	if s.state != nil {
 		st.Seen, st.Replaced = len(s.state.SeenIDs), len(s.state.Replacements)

@@ -1,15 +1,10 @@
 package workflows_test
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"go.temporal.io/sdk/temporal"
-
-	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
@@ -42,16 +37,37 @@ func TestModelRetryableErrors(t *testing.T) {
 	}
 }
 
-// A 400 is final: one request, and the session fails with ModelRejected.
+// A 400 is final: one request, and the prompt ends with the API's message; the
+// session closes cleanly (not FAILED), its state and events say why.
 func TestModelRejectedIsNotRetried(t *testing.T) {
 	h := newAgentHarness(t, fakeanthropic.Response{Status: 400, ErrorMessage: "messages: bad"})
-	err := h.start(workflows.SessionInput{Prompt: "hi", Options: fastOptions()}).Get(testenv.Context(t), nil)
-	var ae *temporal.ApplicationError
-	if !errors.As(err, &ae) || ae.Type() != activities.ErrModelRejected || !strings.Contains(ae.Error(), "messages: bad") {
-		t.Fatalf("session error %v, want %s", err, activities.ErrModelRejected)
+	run := h.start(workflows.SessionInput{Prompt: "hi", Options: fastOptions()})
+	res := h.result(run)
+	if res.StopReason != workflows.StopModelError || res.Error != "model: 400 invalid_request_error: messages: bad" {
+		t.Fatalf("result %+v", res)
 	}
 	if n := len(h.fake.Requests()); n != 1 {
 		t.Fatalf("%d requests, want 1", n)
+	}
+	v, err := h.c.QueryWorkflow(testenv.Context(t), run.GetID(), "", workflows.SessionStateQuery)
+	var st workflows.SessionState
+	if err == nil {
+		err = v.Get(&st)
+	}
+	if err != nil || st.LastError != res.Error || st.Phase != "done" {
+		t.Fatalf("state %+v, %v", st, err)
+	}
+	v, err = h.c.QueryWorkflow(testenv.Context(t), run.GetID(), "", workflows.EventsQuery, 0)
+	var evs workflows.EventsResponse
+	if err == nil {
+		err = v.Get(&evs)
+	}
+	found := false
+	for _, ev := range evs.Events {
+		found = found || (ev.Kind == workflows.EventError && ev.Text == res.Error)
+	}
+	if err != nil || !found || !evs.Done {
+		t.Fatalf("events %+v, %v", evs, err)
 	}
 }
 

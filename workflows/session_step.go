@@ -54,20 +54,18 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 	s.note(SessionEvent{Kind: EventModel, Text: s.model.Model})
 	s.publish(ctx)
 	var reply conversation.ModelReply
-	err := workflow.ExecuteActivity(s.modelCtx(ctx), activities.ModelActivityName, conversation.ModelRequest{
-		SessionID: s.in.SessionID, Seq: seq, Conversation: prefix, TurnID: s.turnID,
-		Model: s.model.Model, MaxTokens: s.model.MaxTokens, System: s.model.System,
-		Task: s.in.Depth < s.opts.MaxDepth, Forked: s.head.Forked, TaskIntake: taskIntake,
-		MCPTools: s.mcpTools,
-	}).Get(ctx, &reply)
+	mreq := s.modelRequest(seq, prefix)
+	mreq.TurnID, mreq.TaskIntake = s.turnID, taskIntake
+	s.ctxBytes = prefix.Bytes()
+	err := workflow.ExecuteActivity(s.modelCtx(ctx), activities.ModelActivityName, mreq).Get(ctx, &reply)
 	if err != nil {
 		cancelTurn()
-		_ = s.turn.Get(ctx, nil)        // its tools stop before the session reports the failure
-		return reply, TurnResult{}, err // as it is: its error type tells why
+		_ = s.turn.Get(ctx, nil)                      // its tools stop before the session reports the failure
+		return reply, TurnResult{}, modelFailure{err} // as it is: its error type tells why
 	}
 	s.head.Conversation = s.head.Conversation.Append(s.in.SessionID, seq, 1, reply.Size)
-	s.usage.InputTokens += reply.Usage.InputTokens
-	s.usage.OutputTokens += reply.Usage.OutputTokens
+	s.account(reply.Usage, true)
+	s.triedCompact = false
 	s.lastText = reply.Text
 	if reply.Text != "" {
 		s.note(SessionEvent{Kind: EventAssistant, Text: reply.Text})
@@ -130,4 +128,23 @@ func (s *session) modelCtx(ctx workflow.Context) workflow.Context {
 			NonRetryableErrorTypes: []string{activities.ErrModelRejected, activities.ErrModelNotConfigured},
 		},
 	})
+}
+
+// account adds a model call's usage to the session's totals and its cost estimate;
+// a call of the conversation (not a summary) also tells how full the context is.
+func (s *session) account(u conversation.Usage, conversationCall bool) {
+	s.usage = s.usage.Add(u)
+	if conversationCall {
+		s.lastUsage = u
+	}
+	s.cost += s.model.Price.Cost(u.InputTokens, u.OutputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens)
+}
+
+// modelRequest is the model call of message seq on the conversation prefix.
+func (s *session) modelRequest(seq int, prefix conversation.Conversation) conversation.ModelRequest {
+	return conversation.ModelRequest{
+		SessionID: s.in.SessionID, Seq: seq, Conversation: prefix,
+		Model: s.model.Model, MaxTokens: s.model.MaxTokens, System: s.model.System,
+		Task: s.in.Depth < s.opts.MaxDepth, Forked: s.head.Forked, MCPTools: s.mcpTools,
+	}
 }

@@ -83,6 +83,10 @@ func (s *session) startTask(ctx workflow.Context, tu conversation.ToolUse, prefi
 			settle.Set(tool.ErrorResult(tu.ID, "Error: the sub-agent failed: "+failureMessage(err)), nil)
 			return
 		}
+		if res.StopReason == StopModelError {
+			settle.Set(tool.ErrorResult(tu.ID, "Error: the sub-agent failed: "+res.Error), nil)
+			return
+		}
 		settle.Set(tool.Result{ToolUseID: tu.ID, Content: taskResult(res, child.SessionID)}, nil)
 	})
 	return f

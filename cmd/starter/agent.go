@@ -14,9 +14,12 @@ import (
 	"github.com/spf13/cobra"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 
+	"github.com/toolpipe/toolpipe/agentprompt"
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/modelinfo"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -31,6 +34,11 @@ type agentFlags struct {
 	maxTurns  int
 	maxTokens int
 	fake      string
+	attempts  int
+	price     string
+	window    int
+	appendSys string
+	budget    float64
 }
 
 func agentCmd() *cobra.Command {
@@ -61,6 +69,14 @@ from a scripted fake instead, offline (embedded default only).`,
 			cfg, err := loadConfig(cmd)
 			if err != nil {
 				return err
+			}
+			if f.attempts < 1 || f.maxTurns < 1 || f.window < 0 || f.budget < 0 {
+				return badInput("--model-attempts and --max-turns must be at least 1, --context-window and --max-budget-usd not negative")
+			}
+			if f.price != "" {
+				if _, err := modelinfo.ParsePrice(f.price); err != nil {
+					return badInput("--price: %v", err)
+				}
 			}
 			prompt := ""
 			if len(args) == 1 {
@@ -100,11 +116,16 @@ from a scripted fake instead, offline (embedded default only).`,
 		model = workflows.DefaultModel
 	}
 	cmd.Flags().StringVar(&f.model, "model", model, "the model (default $ANTHROPIC_MODEL, else "+workflows.DefaultModel+")")
-	cmd.Flags().StringVar(&f.system, "system", "", "a system prompt")
+	cmd.Flags().StringVar(&f.system, "system", "", "a system prompt replacing toolpipe's default (the environment and CLAUDE.md files are still added)")
+	cmd.Flags().StringVar(&f.appendSys, "append-system-prompt", "", "text added at the end of the system prompt")
 	cmd.Flags().IntVar(&f.maxTurns, "max-turns", 100, "the most model calls the session makes")
+	cmd.Flags().Float64Var(&f.budget, "max-budget-usd", 0, "end the prompt once the estimated cost of the model calls reaches this many US dollars (0: no limit)")
 	cmd.Flags().IntVar(&f.maxTokens, "max-tokens", 8192, "the most tokens of one assistant message")
 	cmd.Flags().StringVar(&f.fake, "fake-model", "", "answer from this fake-model script (JSON) instead of the API")
-	cmd.AddCommand(agentSendCmd(), agentStatusCmd(), agentInterruptCmd())
+	cmd.Flags().StringVar(&f.price, "price", "", "the model's price in dollars per million tokens, INPUT,OUTPUT[,CACHE_WRITE,CACHE_READ] (default: the table of known models)")
+	cmd.Flags().IntVar(&f.window, "context-window", 0, "the model's context window in tokens (default: the table of known models, else 200000)")
+	cmd.Flags().IntVar(&f.attempts, "model-attempts", 10, "the most tries of one model call when the API is overloaded, rate limited or failing (2s apart, doubling up to a minute)")
+	cmd.AddCommand(agentSendCmd(), agentStatusCmd(), agentInterruptCmd(), agentCompactCmd())
 	return cmd
 }
 
@@ -119,7 +140,9 @@ func startFakeModel(path string) (func(), error) {
 		return nil, err
 	}
 	os.Setenv("ANTHROPIC_BASE_URL", srv.URL())
-	os.Setenv("ANTHROPIC_API_KEY", "fake-model")
+	if os.Getenv("ANTHROPIC_API_KEY") == "" { // a key in the environment is checked against the script's api_key
+		os.Setenv("ANTHROPIC_API_KEY", "fake-model")
+	}
 	return srv.Close, nil
 }
 
@@ -150,12 +173,18 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 	in := workflows.SessionInput{
 		MCP: mcp, SearchAttributes: e.conn.HasSearchAttributes(ctx),
 		SessionID: e.cfg.Session, Prompt: prompt, Workdir: e.cfg.Workdir,
-		Model:    workflows.ModelOptions{Model: f.model, MaxTokens: f.maxTokens, System: f.system},
+		Model: workflows.ModelOptions{Model: f.model, MaxTokens: f.maxTokens, ContextWindow: f.window,
+			System: agentprompt.Build(agentprompt.Options{System: f.system, Append: f.appendSys, Workdir: e.cfg.Workdir, Home: home(), Now: time.Now()})},
 		Settings: settings,
 		Options: workflows.SessionOptions{
-			MaxTurns: f.maxTurns, ModelHeartbeatTimeout: e.cfg.HeartbeatTimeout,
-			Turn: workflows.TurnOptions{HeartbeatTimeout: e.cfg.HeartbeatTimeout},
+			MaxTurns: f.maxTurns, ModelHeartbeatTimeout: e.cfg.HeartbeatTimeout, ModelAttempts: int32(f.attempts),
+			MaxBudgetUSD: f.budget,
+			Turn:         workflows.TurnOptions{HeartbeatTimeout: e.cfg.HeartbeatTimeout},
 		},
+	}
+	if f.price != "" {
+		p, _ := modelinfo.ParsePrice(f.price) // checked with the flags
+		in.Model.Price = &p
 	}
 	run, err := e.conn.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID: id, TaskQueue: e.cfg.TaskQueue,
@@ -174,40 +203,107 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 }
 
 // followSession prints the session's events as they come, with each turn's tool
-// progress on stderr (agent_view.go), then checks its result.
+// progress on stderr (agent_view.go), until the session closes, then reports how it
+// ended. The close is learnt from the workflow's result (a long poll beside the
+// event polling), not from the events query: a query still answers on a closed
+// workflow, so a session that failed or was terminated would otherwise be waited on
+// for ever.
 func (e *env) followSession(ctx context.Context, run client.WorkflowRun, stdout, stderr io.Writer) error {
 	view := newAgentView(stdout, stderr, e.conn.Client)
+	type outcome struct {
+		res workflows.SessionResult
+		err error
+	}
+	closed := make(chan outcome, 1)
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		var o outcome
+		o.err = e.conn.Client.GetWorkflow(wctx, run.GetID(), "").Get(wctx, &o.res)
+		closed <- o
+	}()
 	cursor := 0
-	for ctx.Err() == nil {
+	poll := func() bool { // true when the session says it is done
 		v, err := e.conn.Client.QueryWorkflow(ctx, run.GetID(), "", workflows.EventsQuery, cursor)
 		var resp workflows.EventsResponse
 		if err == nil {
 			err = v.Get(&resp)
 		}
 		if err != nil {
-			break // the session failed or the server is gone: its result says
+			return false // a closed or failing session: its result says
 		}
 		for _, ev := range resp.Events {
 			view.event(ctx, ev)
 		}
 		cursor = resp.Next
-		if resp.Done {
-			break
-		}
+		return resp.Done
+	}
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	var o outcome
+	for done := false; !done; {
 		select {
 		case <-ctx.Done():
-		case <-time.After(200 * time.Millisecond):
+			view.close(context.Background())
+			return fmt.Errorf("stopped watching; the session goes on: `starter agent --session %s` attaches again", e.cfg.Session)
+		case o = <-closed:
+			poll() // the last events, when the closed session still answers
+			done = true
+		case <-tick.C:
+			poll()
 		}
 	}
 	view.close(ctx)
-	var res workflows.SessionResult
-	if err := e.conn.Client.GetWorkflow(ctx, run.GetID(), "").Get(ctx, &res); err != nil {
+	return e.sessionOutcome(ctx, run.GetID(), o.res, o.err, stderr)
+}
+
+// sessionOutcome reports how a session ended: its usage on stderr, and an error
+// (exit 1) when a model failure ended the prompt or the workflow failed, timed out or
+// was terminated.
+func (e *env) sessionOutcome(ctx context.Context, id string, res workflows.SessionResult, err error, stderr io.Writer) error {
+	if err != nil {
 		if errors.Is(ctx.Err(), context.Canceled) {
 			return fmt.Errorf("stopped watching; the session goes on: `starter agent --session %s` attaches again", e.cfg.Session)
 		}
-		return fmt.Errorf("session %s: %w", e.cfg.Session, err)
+		var term *temporal.TerminatedError
+		var timeout *temporal.TimeoutError
+		switch {
+		case errors.As(err, &term):
+			return fmt.Errorf("session %s was terminated (workflow %s): start it again with a PROMPT to continue its conversation", e.cfg.Session, id)
+		case errors.As(err, &timeout):
+			return fmt.Errorf("session %s timed out (workflow %s)", e.cfg.Session, id)
+		}
+		return fmt.Errorf("session %s failed (workflow %s): %s", e.cfg.Session, id, failureText(err))
+	}
+	fmt.Fprintf(stderr, "tokens: %s; estimated cost $%.4f\n", workflows.UsageWords(res.Usage), res.Cost)
+	switch res.StopReason {
+	case workflows.StopMaxTurns:
+		fmt.Fprintf(stderr, "stopped: the session made its %d allowed model calls (--max-turns); `starter agent --session %s PROMPT` continues it\n", res.Turns, e.cfg.Session)
+	case workflows.StopMaxBudget:
+		fmt.Fprintf(stderr, "stopped: the estimated cost $%.4f reached the budget (--max-budget-usd); `starter agent --session %s PROMPT` continues it\n", res.Cost, e.cfg.Session)
+	}
+	if res.StopReason == workflows.StopModelError {
+		return fmt.Errorf("session %s: %s (the conversation is kept: `starter agent --session %s PROMPT` continues it)",
+			e.cfg.Session, res.Error, e.cfg.Session)
 	}
 	return nil
+}
+
+// failureText is a workflow failure's innermost message: the reason, without the
+// wrappers' ids.
+func failureText(err error) string {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			break
+		}
+		err = next
+	}
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) {
+		return app.Message()
+	}
+	return err.Error()
 }
 
 // printEvent shows one event the way a terminal user reads an agent.
@@ -229,6 +325,8 @@ func printEvent(out io.Writer, ev workflows.SessionEvent) {
 		fmt.Fprintf(out, "(session ended: %s)\n", ev.Text)
 	case workflows.EventNotice:
 		fmt.Fprintf(out, "  ! %s\n", ev.Text)
+	case workflows.EventCompact:
+		fmt.Fprintf(out, "(%s)\n", ev.Text)
 	}
 }
 
@@ -242,4 +340,13 @@ func summarize(s string) string {
 		first += fmt.Sprintf(" (+%d lines)", strings.Count(rest, "\n")+1)
 	}
 	return first
+}
+
+// home is the user's home directory for ~/.claude/CLAUDE.md, or "" when unknown.
+func home() string {
+	h, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return h
 }

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 
+	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -63,22 +66,41 @@ func agentInterruptCmd() *cobra.Command {
 func agentStatusCmd() *cobra.Command {
 	return sessionCmd("status SESSION", "Show where a session stands, and its running turn's tools", 1,
 		func(e *env, cmd *cobra.Command, id string, _ []string) error {
+			closed := closedStatus(cmd.Context(), e, id)
 			v, err := e.conn.Client.QueryWorkflow(cmd.Context(), id, "", workflows.SessionStateQuery)
 			var st workflows.SessionState
 			if err == nil {
 				err = v.Get(&st)
 			}
 			if err != nil {
+				if closed != "" {
+					return fmt.Errorf("session %s: the workflow %s and its state cannot be read: %w", id, closed, err)
+				}
 				return fmt.Errorf("status of %s: %w", id, err)
 			}
 			out := cmd.OutOrStdout()
 			w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 			fmt.Fprintf(w, "session\t%s\n", st.SessionID)
 			fmt.Fprintf(w, "phase\t%s\n", strings.TrimSpace(st.Phase+" "+st.StopReason))
+			if closed != "" && closed != "completed" {
+				fmt.Fprintf(w, "workflow\t%s\n", closed)
+			}
+			if st.LastError != "" {
+				fmt.Fprintf(w, "last error\t%s\n", st.LastError)
+			}
 			fmt.Fprintf(w, "turns\t%d\n", st.Turns)
 			fmt.Fprintf(w, "conversation\t%d messages, %d bytes (runs: %d)\n", st.Messages, st.Bytes, st.Runs+1)
 			fmt.Fprintf(w, "budget\t%d results judged, %d replaced\n", st.Seen, st.Replaced)
-			fmt.Fprintf(w, "tokens\t%d in, %d out\n", st.Usage.InputTokens, st.Usage.OutputTokens)
+			fmt.Fprintf(w, "tokens\t%s\n", workflows.UsageWords(st.Usage))
+			if st.LastUsage != (conversation.Usage{}) {
+				fmt.Fprintf(w, "last call\t%s\n", workflows.UsageWords(st.LastUsage))
+				fmt.Fprintf(w, "context\t%d of %d tokens (%.0f%%)\n", st.LastUsage.Context(), st.ContextWindow,
+					100*float64(st.LastUsage.Context())/float64(max(st.ContextWindow, 1)))
+			}
+			fmt.Fprintf(w, "cost\t$%.4f (estimated at %s prices)\n", st.Cost, st.Model)
+			if st.Compactions > 0 {
+				fmt.Fprintf(w, "compactions\t%d\n", st.Compactions)
+			}
 			fmt.Fprintf(w, "waiting messages\t%d\n", st.PendingUser)
 			w.Flush()
 			if st.TurnID == "" {
@@ -101,4 +123,44 @@ func agentStatusCmd() *cobra.Command {
 			tw.Flush()
 			return nil
 		})
+}
+
+// closedStatus is how a session's workflow closed ("failed", "terminated", ...), or
+// "" while it runs or when it cannot be told.
+func closedStatus(ctx context.Context, e *env, id string) string {
+	d, err := e.conn.Client.DescribeWorkflowExecution(ctx, id, "")
+	if err != nil {
+		return ""
+	}
+	st := d.WorkflowExecutionInfo.Status
+	if st == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING || st == enumspb.WORKFLOW_EXECUTION_STATUS_UNSPECIFIED {
+		return ""
+	}
+	return strings.ToLower(strings.TrimPrefix(st.String(), "WORKFLOW_EXECUTION_STATUS_"))
+}
+
+func agentCompactCmd() *cobra.Command {
+	cmd := sessionCmd("compact SESSION [INSTRUCTIONS]", "Compact a running session's conversation into a summary before its next model call", 1,
+		func(e *env, cmd *cobra.Command, id string, args []string) error {
+			instr := strings.Join(args, " ")
+			h, err := e.conn.Client.UpdateWorkflow(cmd.Context(), client.UpdateWorkflowOptions{
+				WorkflowID: id, UpdateName: workflows.CompactUpdate, WaitForStage: client.WorkflowUpdateStageCompleted,
+				Args: []any{workflows.CompactRequestArgs{Instructions: instr}},
+			})
+			if err == nil {
+				err = h.Get(cmd.Context(), nil)
+			}
+			if err != nil {
+				return fmt.Errorf("compact %s: %w", id, err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s compacts before its next model call\n", id)
+			return nil
+		})
+	cmd.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) < 1 || len(args) > 2 {
+			return usageError{fmt.Errorf("compact takes SESSION and optional INSTRUCTIONS (quote them), got %d arguments", len(args))}
+		}
+		return nil
+	}
+	return cmd
 }

@@ -12,6 +12,15 @@ import (
 // Script is what the server answers, in order.
 type Script struct {
 	Responses []Response `json:"responses"`
+	// APIKey, when set, is the only key accepted; any other gets the API's 401. A
+	// request without a key is refused either way.
+	APIKey string `json:"api_key,omitempty"`
+	// ContextWindow, when positive, is the model's window in tokens (BytesPerToken
+	// bytes each): a longer request gets the API's 400 "prompt is too long".
+	ContextWindow int `json:"context_window,omitempty"`
+	// MinCacheTokens is the shortest prefix cached (default DefaultMinCacheTokens;
+	// -1 caches every prefix).
+	MinCacheTokens int `json:"min_cache_tokens,omitempty"`
 }
 
 // Response is the answer to one request.
@@ -33,6 +42,9 @@ type Response struct {
 	Status       int    `json:"status,omitempty"`
 	ErrorType    string `json:"error_type,omitempty"`
 	ErrorMessage string `json:"error_message,omitempty"`
+	// RetryAfter, in seconds, is sent as the retry-after header of an error answer,
+	// as the API does on 429 and 529.
+	RetryAfter int `json:"retry_after,omitempty"`
 
 	// FailAfterBlocks, when positive, streams that many content blocks and then an
 	// SSE error event (ErrorType, default overloaded_error), as the real API does when

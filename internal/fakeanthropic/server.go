@@ -19,7 +19,12 @@ type Server struct {
 	srv *http.Server
 	url string
 
+	apiKey   string
+	window   int
+	minCache int
+
 	mu        sync.Mutex
+	cache     map[[32]byte]bool // prefixes written to the prompt cache
 	responses []Response
 	used      []bool
 	requests  []Request
@@ -43,6 +48,11 @@ type Request struct {
 	Messages []conversation.Message
 	// Response is the index of the scripted response served, or -1.
 	Response int
+	// Refused is the error message of a request the fake refused as the API would
+	// (a bad key, a malformed conversation, a prompt too long), else "".
+	Refused string
+	// Usage is what the answer reported: input tokens by cache use, output tokens.
+	Usage Usage
 }
 
 // Start serves script on a free port of 127.0.0.1 until Close.
@@ -51,7 +61,11 @@ func Start(script Script) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fakeanthropic: listen: %w", err)
 	}
-	s := &Server{url: "http://" + ln.Addr().String(), changed: make(chan struct{})}
+	s := &Server{url: "http://" + ln.Addr().String(), changed: make(chan struct{}), cache: map[[32]byte]bool{},
+		apiKey: script.APIKey, window: script.ContextWindow, minCache: script.MinCacheTokens}
+	if s.minCache == 0 {
+		s.minCache = DefaultMinCacheTokens
+	}
 	s.Add(script.Responses...)
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/messages", s.messages)
@@ -117,21 +131,52 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		writeError(w, 400, "", "cannot read the body: "+err.Error())
 		return
 	}
+	key := r.Header.Get("X-Api-Key")
+	if bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && key == "" {
+		key = bearer
+	}
+	// The API's order: the key, then the request's shape, then its size.
+	status, msg := 0, ""
+	switch {
+	case key == "":
+		status, msg = 401, "x-api-key header is required"
+	case s.apiKey != "" && key != s.apiKey:
+		status, msg = 401, "invalid x-api-key"
+	}
 	req, err := parseRequest(body)
-	if err != nil {
-		writeError(w, 400, "", err.Error())
+	req.APIKey = key
+	var segs []segment
+	if status == 0 && err != nil {
+		status, msg = 400, err.Error()
+	}
+	if status == 0 {
+		if err := checkMessages(req.Messages); err != nil {
+			status, msg = 400, err.Error()
+		}
+	}
+	if status == 0 {
+		if segs, err = segments(body); err != nil {
+			status, msg = 400, err.Error()
+		}
+	}
+	if tokens := total(segs); status == 0 && s.window > 0 && tokens > s.window {
+		status, msg = 400, fmt.Sprintf("prompt is too long: %d tokens > %d maximum", tokens, s.window)
+	}
+	if status != 0 {
+		req.Refused = msg
+		s.record(req)
+		writeError(w, status, "", msg)
 		return
 	}
-	req.APIKey = r.Header.Get("X-Api-Key")
-	if bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && req.APIKey == "" {
-		req.APIKey = bearer
-	}
-	resp, ok := s.take(&req)
+	resp, ok := s.take(&req, segs)
 	if !ok {
 		writeError(w, 400, "", fmt.Sprintf("fakeanthropic: the script has no response left for request %d", len(s.Requests())))
 		return
 	}
 	if resp.Status != 0 {
+		if resp.RetryAfter > 0 {
+			w.Header().Set("Retry-After", fmt.Sprint(resp.RetryAfter))
+		}
 		writeError(w, resp.Status, resp.ErrorType, resp.ErrorMessage)
 		return
 	}
@@ -142,11 +187,35 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	streamMessage(r.Context(), w, resp, req)
 }
 
+// total is a request's input tokens.
+func total(segs []segment) int {
+	n := 0
+	for _, sg := range segs {
+		n += sg.tokens
+	}
+	return n
+}
+
+// record keeps a request that got no scripted response.
+func (s *Server) record(req Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	req.Response = -1
+	s.requests = append(s.requests, req)
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
 // take records req and picks its response.
-func (s *Server) take(req *Request) (Response, bool) {
+func (s *Server) take(req *Request, segs []segment) (Response, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer func() {
+		if req.Response >= 0 && s.responses[req.Response].Status == 0 {
+			// A message is served: its prefix is cached and its usage billed.
+			req.Usage, _ = s.account(segs)
+			req.Usage.OutputTokens = outputTokens(s.responses[req.Response])
+		}
 		s.requests = append(s.requests, *req)
 		close(s.changed)
 		s.changed = make(chan struct{})
@@ -261,7 +330,11 @@ func writeError(w http.ResponseWriter, status int, typ, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("request-id", "req_fake")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(errorBody(errorType(status, typ), msg))
+	body := errorBody(errorType(status, typ), msg)
+	body["request_id"] = "req_fake"
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // "N tokens > M maximum", as the API writes it
+	enc.Encode(body)
 }
 
 func errorBody(typ, msg string) map[string]any {

@@ -17,13 +17,13 @@ const chunk = 16
 // messageID names a fake message after the request it answers.
 func messageID(req Request) string { return fmt.Sprintf("msg_fake_%d", req.Response) }
 
-// usage is a rough token count: a token per four bytes, as a placeholder.
-func usage(req Request, r Response) map[string]any {
+// outputTokens counts a scripted message's tokens as the tokenizer counts input.
+func outputTokens(r Response) int {
 	out := 0
 	for _, b := range r.Content {
-		out += (len(b.Text) + len(b.Input) + 3) / 4
+		out += (len(b.Text) + len(b.Input) + BytesPerToken - 1) / BytesPerToken
 	}
-	return map[string]any{"input_tokens": len(req.Body)/4 + 1, "output_tokens": out + 1}
+	return out + 1
 }
 
 func blockStart(b conversation.Block) map[string]any {
@@ -88,10 +88,11 @@ func streamMessage(ctx context.Context, w http.ResponseWriter, r Response, req R
 			return false
 		}
 	}
-	u := usage(req, r)
+	start := req.Usage
+	start.OutputTokens = 1
 	if !send("message_start", map[string]any{"type": "message_start", "message": map[string]any{
 		"id": messageID(req), "type": "message", "role": "assistant", "model": req.Model, "content": []any{},
-		"stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": u["input_tokens"], "output_tokens": 1},
+		"stop_reason": nil, "stop_sequence": nil, "usage": start,
 	}}) {
 		return
 	}
@@ -124,7 +125,7 @@ func streamMessage(ctx context.Context, w http.ResponseWriter, r Response, req R
 	}
 	if !send("message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": r.stopReason(), "stop_sequence": nil},
-		"usage": map[string]any{"output_tokens": u["output_tokens"]}}) {
+		"usage": map[string]any{"output_tokens": req.Usage.OutputTokens}}) {
 		return
 	}
 	send("message_stop", map[string]any{"type": "message_stop"})
@@ -147,6 +148,6 @@ func writeMessage(w http.ResponseWriter, r Response, req Request) {
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(map[string]any{
 		"id": messageID(req), "type": "message", "role": "assistant", "model": req.Model, "content": content,
-		"stop_reason": r.stopReason(), "stop_sequence": nil, "usage": usage(req, r),
+		"stop_reason": r.stopReason(), "stop_sequence": nil, "usage": req.Usage,
 	})
 }

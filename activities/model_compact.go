@@ -1,0 +1,182 @@
+package activities
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/toolpipe/toolpipe/conversation"
+)
+
+// CompactActivityName writes the summary a session continues from when its
+// conversation nears the model's context window.
+const CompactActivityName = "CompactConversation"
+
+// CompactPrompt is what the model is asked when a conversation is compacted: a
+// summary in fixed sections, so that nothing the work depends on is lost.
+const CompactPrompt = `Your context window is nearly full, so this conversation will be replaced by a summary that you write now. Write the summary of the conversation so far that you would need to carry on the work without it. Use these sections:
+
+1. Goals: what the user asked for, in their words where it matters, and any later changes of mind.
+2. Decisions: what was decided and why, approaches tried and dropped.
+3. Files: every file read, created or changed, by absolute path, with what was learnt or changed in each.
+4. Errors: errors met (commands, messages) and how they were resolved, or that they were not.
+5. Open work: what is still to do, and the very next step.
+
+Be specific: names, paths, commands, numbers and snippets of code that matter. Do not call tools. Reply with the summary only.`
+
+// CompactRequest asks for the summary of Conversation, stored as message Seq.
+type CompactRequest struct {
+	// Model is the request the session would make next (its model, system prompt and
+	// tools), so that the summary call reads the same cached prefix.
+	Model conversation.ModelRequest `json:"model"`
+	// Instructions are the user's or a PreCompact hook's additions to CompactPrompt.
+	Instructions string `json:"instructions,omitempty"`
+	// Trigger is "auto" (the window) or "manual" (`starter agent compact`).
+	Trigger string `json:"trigger"`
+	// Dir is where the whole conversation stays on disk, named in the summary message.
+	Dir string `json:"dir,omitempty"`
+}
+
+// CompactReply is what the workflow learns: the stored summary message's size, the
+// call's usage, and how many of the oldest messages were left out of the summary
+// request because even it was too long for the window.
+type CompactReply struct {
+	Seq     int                `json:"seq"`
+	Size    int                `json:"size"`
+	Usage   conversation.Usage `json:"usage"`
+	Dropped int                `json:"dropped,omitempty"`
+}
+
+// CompactConversation asks the model for a summary of the conversation and stores it
+// as a user message under req.Model.Seq. A summary already stored (a retry after a
+// crash) is returned as it is. When the summary request is itself too long, the
+// oldest messages are left out, halving what is sent, up to four times.
+func (a *Agent) CompactConversation(ctx context.Context, req CompactRequest) (CompactReply, error) {
+	mr := req.Model
+	if a.convs.HasMessage(mr.SessionID, mr.Seq) {
+		m, err := a.convs.ReadMessage(mr.SessionID, mr.Seq)
+		if err != nil {
+			return CompactReply{}, storeError(err)
+		}
+		return CompactReply{Seq: mr.Seq, Size: m.Size()}, nil
+	}
+	if a.cfg.APIKey == "" {
+		return CompactReply{}, temporal.NewApplicationErrorWithOptions(
+			"model: the worker has no API key: set ANTHROPIC_API_KEY in its environment",
+			ErrModelNotConfigured, temporal.ApplicationErrorOptions{NonRetryable: true})
+	}
+	msgs, err := a.convs.Load(mr.Conversation)
+	if err != nil {
+		return CompactReply{}, storeError(err)
+	}
+	prompt := CompactPrompt
+	if s := strings.TrimSpace(req.Instructions); s != "" {
+		prompt += "\n\nAdditional instructions for this summary:\n" + s
+	}
+	drop := 0
+	for tries := 0; ; tries++ {
+		send := append(cleanStart(msgs[drop:]), conversation.UserText(prompt))
+		params, err := buildParams(mr, send)
+		if err != nil {
+			return CompactReply{}, temporal.NewApplicationErrorWithOptions("model: "+err.Error(),
+				ErrModelRejected, temporal.ApplicationErrorOptions{NonRetryable: true})
+		}
+		text, usage, err := a.summarize(ctx, params)
+		if err != nil && tries < 4 && IsPromptTooLong(err) && len(msgs)-drop > 2 {
+			drop += (len(msgs) - drop) / 2
+			continue
+		}
+		if err != nil {
+			return CompactReply{}, err
+		}
+		if strings.TrimSpace(text) == "" {
+			return CompactReply{}, temporal.NewApplicationErrorWithOptions("model: the summary came back empty",
+				ErrModelUnavailable, temporal.ApplicationErrorOptions{})
+		}
+		m := conversation.UserText(SummaryMessage(text, req.Dir))
+		stored, err := a.convs.WriteMessage(mr.SessionID, mr.Seq, m)
+		if err != nil {
+			return CompactReply{}, storeError(err)
+		}
+		// A session resumed from the store continues from the summary too.
+		head := conversation.Head{Conversation: conversation.Conversation{}.Append(mr.SessionID, mr.Seq, 1, stored.Size()),
+			Next: mr.Seq + 1, Forked: mr.Forked}
+		if err := a.convs.WriteHead(mr.SessionID, head); err != nil {
+			return CompactReply{}, storeError(err)
+		}
+		return CompactReply{Seq: mr.Seq, Size: stored.Size(), Usage: usage, Dropped: drop}, nil
+	}
+}
+
+// SummaryMessage is the user message a compacted session continues from.
+func SummaryMessage(summary, dir string) string {
+	var b strings.Builder
+	b.WriteString("This session continues an earlier conversation that was compacted to fit the context window. Its summary:\n\n")
+	b.WriteString(strings.TrimSpace(summary))
+	if dir != "" {
+		fmt.Fprintf(&b, "\n\nThe whole earlier conversation is stored under %s, one JSON file per message, if a detail is missing.", dir)
+	}
+	b.WriteString("\n\nContinue the work from where it stopped, without asking the user to repeat anything.")
+	return b.String()
+}
+
+// cleanStart drops leading messages until the first is a user message that answers
+// no tool call: a cut conversation must not open with orphaned tool_results.
+func cleanStart(msgs []conversation.Message) []conversation.Message {
+	for len(msgs) > 0 {
+		m := msgs[0]
+		orphan := m.Role != conversation.RoleUser
+		for _, b := range m.Content {
+			orphan = orphan || b.Type == conversation.BlockToolResult
+		}
+		if !orphan {
+			break
+		}
+		msgs = msgs[1:]
+	}
+	return msgs
+}
+
+// summarize streams the summary's text; tool calls, which it was told not to make,
+// are ignored.
+func (a *Agent) summarize(ctx context.Context, params anthropic.MessageNewParams) (string, conversation.Usage, error) {
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	alive := a.keepAlive(sctx, cancel)
+	defer alive.stop()
+	s := a.client.Messages.NewStreaming(sctx, params)
+	defer s.Close()
+	var acc anthropic.Message
+	for s.Next() {
+		alive.touch(0)
+		if err := acc.Accumulate(s.Current()); err != nil {
+			return "", conversation.Usage{}, temporal.NewApplicationErrorWithOptions(
+				"model: malformed stream: "+err.Error(), ErrModelUnavailable, temporal.ApplicationErrorOptions{})
+		}
+	}
+	if err := s.Err(); err != nil {
+		if ctx.Err() != nil {
+			return "", conversation.Usage{}, ctx.Err()
+		}
+		return "", conversation.Usage{}, modelError(err)
+	}
+	var text strings.Builder
+	for _, c := range acc.Content {
+		if c.Type == conversation.BlockText {
+			text.WriteString(c.Text)
+		}
+	}
+	return text.String(), conversation.Usage{
+		InputTokens: acc.Usage.InputTokens, OutputTokens: acc.Usage.OutputTokens,
+		CacheCreationInputTokens: acc.Usage.CacheCreationInputTokens, CacheReadInputTokens: acc.Usage.CacheReadInputTokens,
+	}, nil
+}
+
+// IsPromptTooLong says err is the API's refusal of a request over the context
+// window ("prompt is too long: N tokens > M maximum").
+func IsPromptTooLong(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "prompt is too long")
+}

@@ -1,0 +1,89 @@
+package workflows_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+// A 100-turn session reading a 20 KB file per turn against a 250,000-character
+// window (62,500 tokens) runs to the end: it compacts before the window fills, with
+// at most one request refused as too long, and every request fits.
+func TestSessionCompactsLongSession(t *testing.T) {
+	const turns, window = 100, 250_000 / fakeanthropic.BytesPerToken
+	var rs []fakeanthropic.Response
+	for i := 0; i < 40; i++ {
+		rs = append(rs, fakeanthropic.Response{When: "Your context window is nearly full",
+			Content: []conversation.Block{text(fmt.Sprintf("Summary %d: the user wants every file read; files read so far are listed.", i))}})
+	}
+	h := newIdleAgentHarness(t)
+	line := strings.Repeat("x", 99) + "\n"
+	for i := 0; i < turns; i++ {
+		path := filepath.Join(h.work, fmt.Sprintf("f%03d.txt", i))
+		if err := os.WriteFile(path, []byte(strings.Repeat(line, 200)), 0o644); err != nil { // 20 KB
+			t.Fatal(err)
+		}
+		rs = append(rs, fakeanthropic.Response{Content: []conversation.Block{use(fmt.Sprintf("r%03d", i), "Read", map[string]any{"file_path": path})}})
+	}
+	rs = append(rs, fakeanthropic.Response{Content: []conversation.Block{text("all read")}})
+	fake, err := fakeanthropic.Start(fakeanthropic.Script{ContextWindow: window, Responses: rs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fake.Close)
+	h.fake = fake
+	h.startWorker()
+	opts := fastOptions()
+	opts.MaxTurns = turns + 1
+	res := h.result(h.start(workflows.SessionInput{Prompt: "read every file", Options: opts,
+		Model: workflows.ModelOptions{ContextWindow: window}}))
+	if res.StopReason != "end_turn" || res.Text != "all read" || res.Turns != turns+1 {
+		t.Fatalf("result %+v", res)
+	}
+	refused, summaries := 0, 0
+	for _, r := range fake.Requests() {
+		if r.Refused != "" {
+			refused++
+		}
+		if strings.Contains(lastUserText(r), "Your context window is nearly full") {
+			summaries++
+		}
+		if r.Usage.TotalInput() > window {
+			t.Errorf("a request of %d tokens was served past the window", r.Usage.TotalInput())
+		}
+	}
+	if refused > 1 || summaries < 5 {
+		t.Fatalf("%d refused requests (at most 1), %d compactions", refused, summaries)
+	}
+	// The request after a compaction starts from the summary.
+	for i, r := range fake.Requests() {
+		if strings.Contains(lastUserText(r), "Your context window is nearly full") && r.Refused == "" && i+1 < len(fake.Requests()) {
+			next := fake.Requests()[i+1]
+			if !strings.HasPrefix(next.Messages[0].Content[0].Text, "This session continues an earlier conversation") ||
+				!strings.Contains(next.Messages[0].Content[0].Text, "Summary ") {
+				t.Fatalf("the request after a compaction starts with %+v", next.Messages[0])
+			}
+			break
+		}
+	}
+	_ = activities.CompactPrompt
+}
+
+func lastUserText(r fakeanthropic.Request) string {
+	if len(r.Messages) == 0 {
+		return ""
+	}
+	m := r.Messages[len(r.Messages)-1]
+	var b strings.Builder
+	for _, c := range m.Content {
+		b.WriteString(c.Text)
+	}
+	return b.String()
+}
