@@ -217,7 +217,7 @@ func TestHostileReadOnlyBashAsks(t *testing.T) {
 			if r := byID(results, "env"); !r.IsError || !strings.Contains(r.Content, "Read(./.env)") || strings.Contains(r.Content, "secret-in-env") {
 				t.Errorf("env: %+v", r)
 			}
-			if r := byID(results, "inside"); r.IsError || r.Content != "notes\n" {
+			if r := byID(results, "inside"); r.IsError || r.Content != "notes" {
 				t.Errorf("inside: %+v", r)
 			}
 			for _, p := range []string{filepath.Join(work, "w", "PWNED"), filepath.Join(work, "PWNED")} {

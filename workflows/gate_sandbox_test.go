@@ -33,7 +33,7 @@ func TestSandboxedBashAutoAllowed(t *testing.T) {
 	} {
 		results = append(results, runGated(t, work, pol, b).Results...)
 	}
-	if r := byID(results, "inside"); r.IsError || r.Content != "done\n" {
+	if r := byID(results, "inside"); r.IsError || r.Content != "done" {
 		t.Errorf("inside: %+v", r)
 	}
 	if r := byID(results, "outside"); !r.IsError || !strings.Contains(r.Content, "Read-only file system") {

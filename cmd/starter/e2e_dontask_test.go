@@ -31,7 +31,7 @@ func TestDontAskModeEndToEnd(t *testing.T) {
 	if len(m.Content) != 2 {
 		t.Fatalf("results: %+v", m.Content)
 	}
-	if r := m.Content[0]; r.IsError || r.Content != "allowed\n" {
+	if r := m.Content[0]; r.IsError || r.Content != "allowed" {
 		t.Fatalf("e1: %+v", r)
 	}
 	if r := m.Content[1]; r.IsError {

@@ -115,7 +115,7 @@ func TestReusedIDWithAnotherMessage(t *testing.T) {
 		return out, stderr.String(), cmd.ProcessState.ExitCode()
 	}
 	out, stderr, code := run(first)
-	if code != 0 || !strings.Contains(string(out), `"content":"first\n"`) {
+	if code != 0 || !strings.Contains(string(out), `"content":"first"`) {
 		t.Fatalf("first message: exit %d, %s\n%s", code, out, stderr)
 	}
 	out, stderr, code = run(other)
@@ -126,7 +126,7 @@ func TestReusedIDWithAnotherMessage(t *testing.T) {
 		t.Errorf("the refusal does not say why: %q", stderr)
 	}
 	out, stderr, code = run(first)
-	if code != 0 || !strings.Contains(string(out), `"content":"first\n"`) {
+	if code != 0 || !strings.Contains(string(out), `"content":"first"`) {
 		t.Errorf("the first message again: exit %d, %s\n%s", code, out, stderr)
 	}
 	if b, _ := os.ReadFile(filepath.Join(work, "log")); string(b) != "first\n" {

@@ -195,7 +195,7 @@ func TestThousandToolCallsInOneTurn(t *testing.T) {
 		if r.ToolUseID != blocks[i].ID || r.IsError {
 			t.Fatalf("result %d: %+v", i, r)
 		}
-		if i%3 == 2 && r.Content != blocks[i].ID+"\n" {
+		if i%3 == 2 && r.Content != blocks[i].ID {
 			t.Fatalf("result %d: %+v", i, r)
 		}
 	}

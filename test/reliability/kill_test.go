@@ -149,7 +149,7 @@ func TestWorkerSIGKILLAcrossTurns(t *testing.T) {
 			}
 			isCancel := r.IsError && strings.HasPrefix(r.Content, "Cancelled: parallel tool call Bash(")
 			if !c.sideEff {
-				if !isCancel && (r.IsError || r.Content != c.readText+"\n") {
+				if !isCancel && (r.IsError || r.Content != c.readText) {
 					t.Errorf("read-only %s: %+v, want it retried to success", id, r)
 				}
 				continue

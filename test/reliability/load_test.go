@@ -82,7 +82,7 @@ func TestConcurrentTurnsLoad(t *testing.T) {
 				if r.ToolUseID != b.ID || r.IsError {
 					t.Fatalf("turn %d result %d: %+v, want %s", i, j, r, b.ID)
 				}
-				if b.Name == tool.BashName && j%5 < 2 && r.Content != b.ID+"\n" {
+				if b.Name == tool.BashName && j%5 < 2 && r.Content != b.ID {
 					t.Fatalf("%s: %q", b.ID, r.Content)
 				}
 				if j%5 == 2 {
