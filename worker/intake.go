@@ -27,15 +27,16 @@ func (turnIntake) client(ctx context.Context) (client.Client, error) {
 }
 
 // Deliver adds b to the turn. A rejected update is not an error when the turn
-// already tracks the block (an earlier attempt of the model call delivered it) or has
-// finished (its intake was closed once every block was in).
+// already tracks the block (an earlier attempt of the model call delivered it: the
+// turn says DuplicateToolUseID) or has finished (its intake was closed once every
+// block was in).
 func (ti turnIntake) Deliver(ctx context.Context, turnID string, b tool.Block) error {
 	c, err := ti.client(ctx)
 	if err != nil {
 		return err
 	}
 	err = update(ctx, c, turnID, "", workflows.AddBlocksUpdate, []tool.Block{b})
-	if err == nil || tracks(ctx, c, turnID, b.ID) || finished(ctx, c, turnID) {
+	if err == nil || workflows.Rejected(err, workflows.ErrDuplicateToolUseID) || finished(ctx, c, turnID) {
 		return nil
 	}
 	return fmt.Errorf("add %s: %w", b.ID, err)
@@ -100,24 +101,6 @@ func updateOnce(ctx context.Context, c client.Client, id, runID, name string, ar
 		return err
 	}
 	return h.Get(ctx, nil)
-}
-
-// tracks reports whether the turn has a tool with this id.
-func tracks(ctx context.Context, c client.Client, turnID, id string) bool {
-	v, err := c.QueryWorkflow(ctx, turnID, "", workflows.StateQuery)
-	if err != nil {
-		return false
-	}
-	var st workflows.TurnState
-	if v.Get(&st) != nil {
-		return false
-	}
-	for _, t := range st.Tools {
-		if t.ID == id {
-			return true
-		}
-	}
-	return false
 }
 
 // finished reports whether the turn's workflow is no longer running.

@@ -55,6 +55,13 @@ func rejection(errType, format string, args ...any) error {
 		temporal.ApplicationErrorOptions{NonRetryable: true})
 }
 
+// Rejected reports whether err is the Turn's refusal of the given type (one of the
+// Err* constants), however many layers of wrapping the client added.
+func Rejected(err error, errType string) bool {
+	var ae *temporal.ApplicationError
+	return errors.As(err, &ae) && ae.Type() == errType
+}
+
 // message is an error's own text without the SDK's "(type: …, retryable: …)" tail.
 func message(err error) string {
 	var ae *temporal.ApplicationError

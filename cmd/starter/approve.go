@@ -85,7 +85,7 @@ func (e *env) answer(ctx context.Context, update, id string, req workflows.Appro
 		return p, nil
 	case errors.As(err, &notFound):
 		return p, badInput("no turn %s: %v", id, err)
-	case strings.Contains(err.Error(), "is not waiting for approval"):
+	case workflows.Rejected(err, workflows.ErrNotAwaitingApproval):
 		return p, badInput("%v", err)
 	}
 	return p, fmt.Errorf("%s %s in %s: %w", strings.ToLower(update), req.ToolUseID, id, err)

@@ -271,10 +271,10 @@ func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, 
 // re-run attaching to it) or a turn that already finished is not an error.
 func (e *env) addBlock(ctx context.Context, run client.WorkflowRun, b tool.Block) error {
 	err := e.update(ctx, run, workflows.AddBlocksUpdate, []tool.Block{b})
-	if err == nil || strings.Contains(err.Error(), "duplicate tool_use id") || e.closed(ctx, run) {
+	if err == nil || workflows.Rejected(err, workflows.ErrDuplicateToolUseID) || e.closed(ctx, run) {
 		return nil
 	}
-	if strings.Contains(err.Error(), "tool_use") {
+	if workflows.Rejected(err, workflows.ErrMalformedBlock) || workflows.Rejected(err, workflows.ErrTooManyTools) {
 		return badInput("tool_use %q: %v", b.ID, err)
 	}
 	return fmt.Errorf("add %s to turn %s: %w", b.ID, run.GetID(), err)
