@@ -95,7 +95,7 @@ func (a *Activities) Register(r worker.ActivityRegistry) {
 	for name, fn := range a.Tools() {
 		r.RegisterActivityWithOptions(a.observed(name, fn), activity.RegisterOptions{Name: name})
 	}
-	// The steps of the tool pipeline around the call (SPEC §3.8, §5).
+	// The steps of the tool pipeline around the call (DESIGN §3.8, §5).
 	r.RegisterActivityWithOptions(observedHook(a.RunHook), activity.RegisterOptions{Name: HookActivityName})
 	r.RegisterActivityWithOptions(a.ResolvePaths, activity.RegisterOptions{Name: ResolvePathsActivityName})
 	r.RegisterActivityWithOptions(a.AppendTranscript, activity.RegisterOptions{Name: TranscriptActivityName})

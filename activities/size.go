@@ -15,7 +15,7 @@ type Overrides interface {
 	Override(toolName string) (int, bool)
 }
 
-// threshold is the persistence threshold in force for a tool (SPEC §4.1).
+// threshold is the persistence threshold in force for a tool (DESIGN §4.1).
 func (a *Activities) threshold(name string) int {
 	declared := persistence.DefaultMaxResultSizeChars
 	if def, ok := tool.Lookup(name); ok {

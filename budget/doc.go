@@ -1,5 +1,5 @@
 // Package budget holds the conversation budget of tool results: Claude Code's
-// ContentReplacementState and enforceToolResultBudget (SPEC §4.3, the third layer of
+// ContentReplacementState and enforceToolResultBudget (DESIGN §4.3, the third layer of
 // result size control).
 //
 // Per-result thresholds (§4.1) bound each result alone, but an assistant that calls

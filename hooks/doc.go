@@ -1,7 +1,7 @@
 // Package hooks reads Claude Code's settings.json (hooks and permissions) and speaks
 // the hook protocol: which hook commands match a tool call, the JSON a hook receives
 // on stdin, how its exit code and stdout are read, and how the answers of several
-// hooks combine (SPEC §5).
+// hooks combine (DESIGN §5).
 //
 // The package has two halves with different rules. Loading settings (load.go, file.go,
 // policy.go) reads files and resolves paths, and runs in the starter before a turn

@@ -1,5 +1,5 @@
 // Package persistence keeps oversized tool results out of the conversation and out of
-// Temporal history (SPEC §4, layer 2).
+// Temporal history (DESIGN §4, layer 2).
 //
 // A tool result larger than its threshold is written whole to
 // <state dir>/<session>/tool-results/<tool_use_id>.txt (.json when structured), and
@@ -20,8 +20,7 @@
 // truncated inline text with a note rather than failing the tool call: losing the tail
 // of a log is better than losing the whole call.
 //
-// Sizes are measured in bytes of UTF-8 where the SPEC speaks of characters. Bytes are
-// never fewer than characters (nor than the UTF-16 units the reference counts), so
-// outputs are persisted at or before the point the reference would persist them, and
-// bytes are what the file, the memory bound and the preview are made of.
+// Thresholds count characters, as Claude Code does (DESIGN §4.1): 12,000 CJK
+// characters are 36,000 bytes and stay inline under a 30,000 threshold. The file,
+// the memory bound and the preview are made of bytes.
 package persistence

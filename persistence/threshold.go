@@ -7,7 +7,7 @@ import "math"
 // equals tool.Unlimited, so declarations can be passed through unchanged.
 const Unlimited = math.MaxInt
 
-// DefaultMaxResultSizeChars caps every declared threshold (SPEC §4, layer 1).
+// DefaultMaxResultSizeChars caps every declared threshold (DESIGN §4, layer 1).
 const DefaultMaxResultSizeChars = 50_000
 
 // Threshold returns the persistence threshold in force for a tool, following the

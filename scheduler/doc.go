@@ -1,4 +1,4 @@
-// Package scheduler is the streaming tool executor's state machine (SPEC §3): the
+// Package scheduler is the streaming tool executor's state machine (DESIGN §3): the
 // tracked tools, the scheduling rule, the queue scan, in-order yielding, the Bash
 // sibling-error cascade and interrupts. It decides; it does not run anything.
 //

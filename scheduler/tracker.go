@@ -10,7 +10,7 @@ import (
 // yielded (or queued → completed when aborted with a synthetic error).
 type Status string
 
-// The states of SPEC §3.
+// The states of DESIGN §3.
 const (
 	Queued    Status = "queued"
 	Executing Status = "executing"
@@ -58,14 +58,14 @@ func NewWithLookup(lookup func(name string) (*tool.Definition, bool)) *Tracker {
 	return &Tracker{index: map[string]int{}, lookup: lookup}
 }
 
-// NoSuchToolMessage is the result of a call to an unknown tool (SPEC §3.1), wrapped
+// NoSuchToolMessage is the result of a call to an unknown tool (DESIGN §3.1), wrapped
 // as Claude Code wraps errors that stopped a call before it ran.
 func NoSuchToolMessage(name string) string {
 	return tool.UseError("Error: No such tool available: " + name)
 }
 
 // SiblingErrorMessage is the synthetic result of a tool cancelled because a parallel
-// Bash call failed (SPEC §3.6).
+// Bash call failed (DESIGN §3.6).
 func SiblingErrorMessage(desc string) string {
 	return fmt.Sprintf("Cancelled: parallel tool call %s errored", desc)
 }
@@ -114,7 +114,7 @@ func (t *Tracker) Get(id string) *Tracked {
 // Tools returns the tracked tools in arrival order. Callers must not modify them.
 func (t *Tracker) Tools() []*Tracked { return t.tools }
 
-// CanExecute is the scheduling rule of SPEC §3.3: nothing is executing, or this tool
+// CanExecute is the scheduling rule of DESIGN §3.3: nothing is executing, or this tool
 // is safe and everything executing is safe.
 func (t *Tracker) CanExecute(safe bool) bool {
 	for _, x := range t.tools {
@@ -125,7 +125,7 @@ func (t *Tracker) CanExecute(safe bool) bool {
 	return true
 }
 
-// Scan is the queue scan of SPEC §3.4. It walks the tools in arrival order, marks each
+// Scan is the queue scan of DESIGN §3.4. It walks the tools in arrival order, marks each
 // queued tool that can execute as executing and returns those (the caller starts
 // them), and stops at a queued non-safe tool that cannot execute. Queued tools that an
 // error or an interrupt aborted complete here with their synthetic error instead.

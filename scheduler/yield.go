@@ -3,7 +3,7 @@ package scheduler
 import "github.com/toolpipe/toolpipe/tool"
 
 // Yield moves completed tools to yielded, in arrival order, up to the first tool that
-// has not completed (SPEC §3.5), and returns them. Emission never passes a tool that
+// has not completed (DESIGN §3.5), and returns them. Emission never passes a tool that
 // is still queued or executing, so results come out in the order the model asked.
 func (t *Tracker) Yield() []*Tracked {
 	var out []*Tracked
@@ -35,7 +35,7 @@ func (t *Tracker) Interrupt() []*Tracked {
 }
 
 // Interruptible reports whether an interrupt would stop everything now: at least one
-// tool is executing and every executing tool's behaviour is cancel (SPEC §3.7).
+// tool is executing and every executing tool's behaviour is cancel (DESIGN §3.7).
 func (t *Tracker) Interruptible() bool {
 	n := 0
 	for _, x := range t.tools {

@@ -14,7 +14,7 @@ import (
 // message: "cancel" stops it, "block" lets it finish while the message waits.
 type InterruptBehavior string
 
-// The interrupt behaviours of SPEC §3.7.
+// The interrupt behaviours of DESIGN §3.7.
 const (
 	InterruptCancel InterruptBehavior = "cancel"
 	InterruptBlock  InterruptBehavior = "block"
@@ -47,7 +47,7 @@ type Definition struct {
 	tooBigHint string
 }
 
-// InputValidationError is the error-result prefix of SPEC §3.8 for inputs that fail
+// InputValidationError is the error-result prefix of DESIGN §3.8 for inputs that fail
 // the schema.
 const InputValidationError = "InputValidationError"
 

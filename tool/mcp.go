@@ -13,7 +13,7 @@ import (
 const MCPPrefix = "mcp__"
 
 // MCPMaxResultSizeChars is the declared persistence threshold of MCP tools (Claude
-// Code's); the global cap of SPEC §4 still applies below it.
+// Code's); the global cap of DESIGN §4 still applies below it.
 const MCPMaxResultSizeChars = 100_000
 
 // MCPDescriptionMaxChars bounds a tool description a server sends, as Claude Code

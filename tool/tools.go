@@ -7,7 +7,7 @@ import (
 	"slices"
 )
 
-// The tool names of SPEC §6 (Claude Code's).
+// The tool names of DESIGN §6 (Claude Code's).
 const (
 	BashName     = "Bash"
 	ReadName     = "Read"
@@ -18,7 +18,7 @@ const (
 	WebFetchName = "WebFetch"
 )
 
-// Bash timeouts of SPEC §6, in milliseconds.
+// Bash timeouts of DESIGN §6, in milliseconds.
 const (
 	BashDefaultTimeoutMs = 120_000
 	BashMaxTimeoutMs     = 600_000

@@ -1,4 +1,4 @@
-// Package webfetch fetches a web page for the WebFetch tool (SPEC §6) the way a
+// Package webfetch fetches a web page for the WebFetch tool (DESIGN §6) the way a
 // careful browser of the model's would: HTTP GET only, a bounded number of
 // redirects on the same host (a redirect to another host is returned for the model
 // to decide on, since the permission rules were checked against the first host),

@@ -164,7 +164,7 @@ func (s *session) decide(reply conversation.ModelReply, tr TurnResult) {
 	s.modelStop = reply.StopReason
 	switch {
 	case tr.Stop:
-		// A hook answered continue: false (SPEC §5): the turn's results are still
+		// A hook answered continue: false (DESIGN §5): the turn's results are still
 		// stored (the loop appends them before it stops), but the model is not called.
 		s.stopReason, s.hookReason = StopHook, tr.StopReason
 	case len(reply.ToolUses) == 0 && len(s.pendingUser) == 0:

@@ -14,7 +14,7 @@ import (
 const (
 	// SessionWorkflowName is the workflow type of an agent session (the query loop).
 	SessionWorkflowName = "Session"
-	// SendUpdate adds a user message; it interrupts the running turn (SPEC §3.7) and
+	// SendUpdate adds a user message; it interrupts the running turn (DESIGN §3.7) and
 	// is sent with the next model call.
 	SendUpdate = "Send"
 	// SessionInterruptSignal interrupts the running turn without a message.

@@ -13,7 +13,7 @@ import (
 	"github.com/toolpipe/toolpipe/tool"
 )
 
-// appendPending applies the conversation budget (SPEC §4.3) to the messages the
+// appendPending applies the conversation budget (DESIGN §4.3) to the messages the
 // model has not seen yet (the last turn's results and the user's new messages) and
 // stores them. Every message before them was budgeted when it was new and is stored
 // as it was sent: Enforce freezes what it has seen, so budgeting only the new tail

@@ -85,7 +85,7 @@ func (s *session) register(ctx workflow.Context) error {
 	return nil
 }
 
-// interruptTurn passes an interrupt on to the running turn (SPEC §3.7).
+// interruptTurn passes an interrupt on to the running turn (DESIGN §3.7).
 func (s *session) interruptTurn(ctx workflow.Context) {
 	if s.turn == nil {
 		return

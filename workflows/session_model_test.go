@@ -100,7 +100,7 @@ func TestCutStreamKeepsDeliveredToolUse(t *testing.T) {
 	}
 }
 
-// SPEC §3.7 in a session: a user message sent while a Bash runs interrupts it (Bash's
+// DESIGN §3.7 in a session: a user message sent while a Bash runs interrupts it (Bash's
 // behaviour is cancel), and the next model call gets the interrupted result and the
 // message.
 func TestSendInterruptsRunningTurn(t *testing.T) {

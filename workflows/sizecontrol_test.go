@@ -19,7 +19,7 @@ import (
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
-// SPEC §4.2: a Bash printing 200,000 lines gets the persisted-output stub; the file
+// DESIGN §4.2: a Bash printing 200,000 lines gets the persisted-output stub; the file
 // holds every line; the workflow history holds neither the output nor the file; and
 // Reading the file back is not persisted again (Read is exempt).
 func TestHugeBashOutputStaysOutOfHistory(t *testing.T) {

@@ -51,7 +51,7 @@ const startInputFirst = "start-input-first"
 const rejectedInputAlone = "rejected-input-alone"
 
 // Turn runs the tool calls of one assistant turn with Claude Code's streaming
-// executor semantics (SPEC §3) and returns every result in arrival order.
+// executor semantics (DESIGN §3) and returns every result in arrival order.
 func Turn(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 	t := &turn{
 		in:      in,

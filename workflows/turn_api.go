@@ -21,7 +21,7 @@ const (
 	CloseIntakeUpdate = "CloseIntake"
 	// CollectUpdate returns the results yielded since a cursor, waiting for some.
 	CollectUpdate = "Collect"
-	// InterruptSignal is the user's new message arriving during the turn (SPEC §3.7).
+	// InterruptSignal is the user's new message arriving during the turn (DESIGN §3.7).
 	InterruptSignal = "Interrupt"
 	// StateQuery returns every tool's state and whether the turn is interruptible.
 	StateQuery = "State"

@@ -13,7 +13,7 @@ import (
 )
 
 // LostWorkerMessage is the result of a tool with possible side effects whose worker
-// died while it ran: it is not run again, since it may have partially run (SPEC §6).
+// died while it ran: it is not run again, since it may have partially run (DESIGN §6).
 const LostWorkerMessage = "interrupted: the worker running this tool was lost; it may have partially run"
 
 // bashTimeoutMargin is how long past its own timeout a Bash activity may take to kill
@@ -23,7 +23,7 @@ const bashTimeoutMargin = time.Minute
 // defaultToolTimeout bounds every other tool activity.
 const defaultToolTimeout = 10 * time.Minute
 
-// start runs the pipeline of SPEC §3.8 for a tool the scan marked executing. It
+// start runs the pipeline of DESIGN §3.8 for a tool the scan marked executing. It
 // reports whether the tool completed at once (an invalid input), which calls for
 // another scan.
 func (t *turn) start(x *scheduler.Tracked) (immediate bool) {

@@ -9,7 +9,7 @@ import (
 	"github.com/toolpipe/toolpipe/scheduler"
 )
 
-// The names a client uses to answer a call that waits for approval (SPEC §5).
+// The names a client uses to answer a call that waits for approval (DESIGN §5).
 const (
 	// ApproveUpdate lets a call that waits for approval run.
 	ApproveUpdate = "Approve"
@@ -26,7 +26,7 @@ const DefaultAskTimeout = 24 * time.Hour
 // call waits for an Approve or Deny.
 const StatusAwaitingApproval scheduler.Status = "awaiting_approval"
 
-// TurnSettings is what a turn enforces from Claude Code settings (SPEC §5). It is
+// TurnSettings is what a turn enforces from Claude Code settings (DESIGN §5). It is
 // loaded and resolved by the starter (files, symbolic links, the home directory) so
 // that the workflow does no I/O. A turn whose settings have no hooks and no policy
 // runs exactly as a turn without settings.

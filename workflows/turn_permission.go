@@ -54,7 +54,7 @@ type verdict struct {
 }
 
 // permit decides whether a call runs: the hooks' decision first, then the rules
-// and the mode, then a person (SPEC §5, "hook decision > rules > user"). A hook's
+// and the mode, then a person (DESIGN §5, "hook decision > rules > user"). A hook's
 // deny is final. A hook's allow skips the mode's question (and plan mode and the
 // working-directory confinement) but not a deny or ask rule, as in Claude Code: a
 // rule the user wrote is a floor no hook lifts. A hook's ask asks even where the

@@ -11,7 +11,7 @@ import (
 	"github.com/toolpipe/toolpipe/tool"
 )
 
-// startGated runs the rest of SPEC §3.8's pipeline for a tool whose input is valid,
+// startGated runs the rest of DESIGN §3.8's pipeline for a tool whose input is valid,
 // when the turn has hooks or a permission policy: PreToolUse hooks, the permission
 // decision (and maybe a durable wait for approval), the call, then PostToolUse or
 // PostToolUseFailure hooks. It all runs in one coroutine under the tool's own

@@ -26,7 +26,7 @@ func approveCmd() *cobra.Command { return answerCmd(workflows.ApproveUpdate) }
 func denyCmd() *cobra.Command { return answerCmd(workflows.DenyUpdate) }
 
 // answerCmd is `starter approve` or `starter deny`: it answers a tool call that waits
-// for approval (SPEC §5). In embedded mode the command runs the turn's worker while
+// for approval (DESIGN §5). In embedded mode the command runs the turn's worker while
 // it lives, so after approving it waits until the turn finishes or waits for
 // approval again: leaving earlier would kill the approved tool with the worker.
 func answerCmd(update string) *cobra.Command {

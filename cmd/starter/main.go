@@ -1,4 +1,4 @@
-// Command starter runs agent turns on toolpipe (SPEC §7): `run` executes the tool
+// Command starter runs agent turns on toolpipe (DESIGN §7): `run` executes the tool
 // calls of an assistant message durably and prints the tool_result message; `status`,
 // `interrupt` and `dev` inspect and drive turns.
 package main
@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Exit statuses of SPEC §7.
+// Exit statuses of DESIGN §7.
 const (
 	exitOK       = 0
 	exitInfra    = 1

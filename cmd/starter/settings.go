@@ -11,7 +11,7 @@ import (
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
-// turnSettings loads the Claude Code settings a turn enforces (SPEC §5): the
+// turnSettings loads the Claude Code settings a turn enforces (DESIGN §5): the
 // --settings file, else the working directory's .claude/settings.json and
 // .claude/settings.local.json and the user's ~/.claude/settings.json (or
 // $CLAUDE_CONFIG_DIR/settings.json). It resolves their directories here, before the

@@ -25,7 +25,7 @@ import (
 const messageMemo = "toolpipe.message"
 
 // turnID derives a turn's workflow id from the session and the message's tool_use
-// ids, so that re-running the same message attaches to the same turn (SPEC §7).
+// ids, so that re-running the same message attaches to the same turn (DESIGN §7).
 // Each id is length-prefixed: no id can contain a separator that makes two
 // different lists hash alike ("p\nq" is not ["p", "q"]).
 func turnID(session string, blocks []tool.Block) string {

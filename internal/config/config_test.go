@@ -63,7 +63,7 @@ func TestInvalidValuesRejected(t *testing.T) {
 	}
 }
 
-// SPEC §4.1: an override changed in the config file applies without a restart; an
+// DESIGN §4.1: an override changed in the config file applies without a restart; an
 // invalid one is ignored with a warning.
 func TestThresholdOverridesReload(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "toolpipe.yaml")

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/viper"
 )
 
-// Thresholds are the operator's per-tool persistence thresholds (SPEC §4.1), in
+// Thresholds are the operator's per-tool persistence thresholds (DESIGN §4.1), in
 // characters, as the tools' own maxResultSizeChars. They are
 // re-read when the config file changes, so a running worker picks up a new value for
 // its next call; an invalid value is ignored with a warning.

@@ -11,7 +11,7 @@ const (
 	diffOffsetZero = "Claude Code 2.1.328 numbers lines from the offset, so offset 0 labels line 1 as 0; toolpipe takes 0 as the start and labels lines by their number"
 	diffTokens     = "over 25,000 tokens Claude Code 2.1.328 cuts the content to fit, silently; toolpipe refuses with a message pointing at offset/limit and Grep (issue 14)"
 	diffImages     = "toolpipe's tool results are text: Claude Code sends an image or document block, toolpipe says what to do instead"
-	diffReadFirst  = "toolpipe keeps the rule that an existing file is Read before Edit or Write change it (SPEC §3.9, the design's context modifiers); Claude Code 2.1.328 no longer enforces it"
+	diffReadFirst  = "toolpipe keeps the rule that an existing file is Read before Edit or Write change it (DESIGN §3.9, the design's context modifiers); Claude Code 2.1.328 no longer enforces it"
 	diffCascade    = "the design (§3.6) cancels the siblings of a failed Bash call; Claude Code 2.1.328 in print mode lets them run"
 	diffTimeout    = "a Bash call over its timeout: Claude Code moves it to the background; toolpipe kills it and says so (background shells run only with run_in_background)"
 	diffStale      = "Claude Code notes that a file changed on disk since it was read; toolpipe keeps no file timestamps"

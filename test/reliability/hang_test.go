@@ -46,7 +46,7 @@ func TestBashPastItsTimeoutLeavesNoProcess(t *testing.T) {
 
 // TestHangingHookIsKilledAndTheCallProceeds: a PreToolUse hook that never ends (and
 // leaves a background child) is killed at its timeout with its whole process group;
-// the call proceeds (SPEC §5: a hook that times out does not block) and the turn
+// the call proceeds (DESIGN §5: a hook that times out does not block) and the turn
 // tells the user.
 func TestHangingHookIsKilledAndTheCallProceeds(t *testing.T) {
 	e := newEnv(t)

@@ -37,7 +37,7 @@ var killTurnCalls = []struct {
 // SIGKILL at random points (just after a side effect, plus a random delay),
 // restarting it each time, until every turn completes. Then: every turn has all its
 // results; a side-effecting call that completed ran exactly once; one whose worker
-// died reports the SPEC's interrupted text and ran at most once; read-only calls were
+// died reports the design's interrupted text (DESIGN §6) and ran at most once; read-only calls were
 // retried and succeeded. The seed is fixed, so two runs aim at the same kill points;
 // TOOLPIPE_RELIABILITY_SEED picks another (the one in force is logged).
 // Fast: 10 turns, 3 kills; TOOLPIPE_RELIABILITY_FULL=1: 50 turns, 12 kills.
@@ -169,7 +169,7 @@ func TestWorkerSIGKILLAcrossTurns(t *testing.T) {
 				}
 			case isCancel:
 				// A lost side-effecting Bash is a Bash error: its queued siblings are
-				// cancelled before they start (SPEC §3.6).
+				// cancelled before they start (DESIGN §3.6).
 				cancelled++
 				if ran != 0 {
 					t.Errorf("%s was cancelled before it started but ran %d times", id, ran)
