@@ -47,6 +47,10 @@ type Input struct {
 	// blocked (Stop, SubagentStop): a hook checks it so as not to loop forever.
 	StopHookActive       *bool   `json:"stop_hook_active,omitempty"`
 	LastAssistantMessage *string `json:"last_assistant_message,omitempty"`
+	// Trigger says what started a compaction, manual or auto, and
+	// CustomInstructions are the user's instructions for its summary (PreCompact).
+	Trigger            string  `json:"trigger,omitempty"`
+	CustomInstructions *string `json:"custom_instructions,omitempty"`
 	// Reason is why the session ended (SessionEnd).
 	Reason string `json:"reason,omitempty"`
 	// Message and NotificationType say what the user is asked (Notification).

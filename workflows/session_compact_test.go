@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -86,4 +87,45 @@ func lastUserText(r fakeanthropic.Request) string {
 		b.WriteString(c.Text)
 	}
 	return b.String()
+}
+
+// PreCompact hooks run before an automatic compaction with Claude Code's input: the
+// trigger and the custom instructions (none for auto); a hook matching only manual
+// compactions does not run.
+func TestPreCompactHookRunsBeforeCompaction(t *testing.T) {
+	const window = 8_000 // tokens: one 20 KB Read (about 5,000) passes 85% of it
+	h := newIdleAgentHarness(t)
+	path := filepath.Join(h.work, "big.txt")
+	if err := os.WriteFile(path, []byte(strings.Repeat(strings.Repeat("y", 99)+"\n", 200)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fake, err := fakeanthropic.Start(fakeanthropic.Script{ContextWindow: window, Responses: []fakeanthropic.Response{
+		{When: "Your context window is nearly full", Content: []conversation.Block{text("Summary: big.txt was read.")}},
+		{Content: []conversation.Block{use("r1", "Read", map[string]any{"file_path": path})}},
+		{Content: []conversation.Block{text("done")}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fake.Close)
+	h.fake = fake
+	h.startWorker()
+	log := filepath.Join(h.work, "precompact.jsonl")
+	record := func(matcher string) hooks.Group {
+		return hooks.Group{Matcher: matcher, Hooks: []hooks.Command{{Command: `cat >> "$CLAUDE_PROJECT_DIR/precompact.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/precompact.jsonl"`}}}
+	}
+	s := &workflows.TurnSettings{ProjectDir: h.work, Hooks: hooks.Config{PreCompact: []hooks.Group{record("auto"), record("manual")}}}
+	res := h.result(h.start(workflows.SessionInput{Prompt: "read big.txt", Settings: s, Options: fastOptions(),
+		Model: workflows.ModelOptions{ContextWindow: window}}))
+	if res.StopReason != "end_turn" || res.Text != "done" {
+		t.Fatalf("result %+v", res)
+	}
+	ins := readJSONL(t, log)
+	if len(ins) != 1 {
+		t.Fatalf("%d PreCompact hook runs, want 1 (the auto matcher's): %v", len(ins), ins)
+	}
+	in := ins[0]
+	if in["hook_event_name"] != "PreCompact" || in["trigger"] != "auto" || in["custom_instructions"] != "" || in["session_id"] == "" {
+		t.Fatalf("PreCompact input %v", in)
+	}
 }
