@@ -111,7 +111,7 @@ func TestToolsOutliveServerRestarts(t *testing.T) {
 		if err := run.Get(ctx, &res); err != nil {
 			t.Fatalf("turn %d: %v", i, err)
 		}
-		want := fmt.Sprintf("done-%d\n", i)
+		want := fmt.Sprintf("done-%d", i)
 		if len(res.Results) != 1 || res.Results[0].IsError || res.Results[0].Content != want {
 			killed++
 			t.Errorf("turn %d: %+v, want %q", i, res.Results, want)

@@ -89,7 +89,7 @@ func TestManyStartersOneStateDir(t *testing.T) {
 			t.Errorf("starter %d: stdout is not a user message: %v\n%s", i, err, o.out.String())
 			continue
 		}
-		want := fmt.Sprintf("done-%d\n", i)
+		want := fmt.Sprintf("done-%d", i)
 		if len(m.Content) != 1 || m.Content[0].IsError || m.Content[0].Content != want {
 			t.Errorf("starter %d: %+v, want %q\n%s", i, m.Content, want, o.stderr.String())
 		}

@@ -157,7 +157,7 @@ func TestWorkerSIGKILLAcrossTurns(t *testing.T) {
 			b, _ := os.ReadFile(filepath.Join(lines, id))
 			ran := strings.Count(string(b), id+"\n")
 			switch {
-			case !r.IsError && r.Content == "":
+			case !r.IsError && r.Content == "(Bash completed with no output)":
 				completed++
 				if ran != 1 {
 					t.Errorf("%s completed but ran %d times", id, ran)
