@@ -144,7 +144,7 @@ func TestTurnSpanTree(t *testing.T) {
 		}
 	}
 	for id, want := range map[string]map[attribute.Key]string{
-		"b1": {activities.AttrToolName: "Bash", activities.AttrConcurrentSafe: "true", activities.AttrIsError: "false", activities.AttrPersisted: "false", activities.AttrResultSize: "3",
+		"b1": {activities.AttrToolName: "Bash", activities.AttrConcurrentSafe: "true", activities.AttrIsError: "false", activities.AttrPersisted: "false", activities.AttrResultSize: "2",
 			activities.AttrSummary: "Bash(echo hi)", activities.AttrExitCode: "0", activities.AttrErrorType: ""},
 		"r1": {activities.AttrToolName: "Read", activities.AttrConcurrentSafe: "true", activities.AttrIsError: "false", activities.AttrSessionID: "s-trace", activities.AttrExitCode: ""},
 		"b2": {activities.AttrConcurrentSafe: "false", activities.AttrIsError: "true", activities.AttrPersisted: "true", activities.AttrOutputSize: "108894", activities.AttrOperation: "execute_tool",

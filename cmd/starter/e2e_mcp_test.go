@@ -123,7 +123,7 @@ func TestMCPHooksAndPermissions(t *testing.T) {
 	if _, err := os.Stat(notes); err == nil {
 		t.Error("the denied write_note ran")
 	}
-	if got["b1"] != "plain\n" || isErr["b1"] {
+	if got["b1"] != "plain" || isErr["b1"] {
 		t.Errorf("b1: %q", got["b1"])
 	}
 }
