@@ -36,8 +36,11 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("exit %d gave status %s", exit, o.Status)
 		case o.Status == NonBlocking && (o.Decision != "" || o.Stop || o.Block || o.UpdatedInput != nil):
 			t.Fatalf("a non-blocking error must decide nothing: %+v", o)
-		case e != PreToolUse && (o.Decision != "" || o.UpdatedInput != nil):
+		case e != PreToolUse && e != PermissionRequest && (o.Decision != "" || o.UpdatedInput != nil):
 			t.Fatalf("%s made a permission decision: %+v", e, o)
+		case e == PermissionRequest && o.Decision == Ask:
+			// A PermissionRequest hook answers an ask: it allows or denies, never asks.
+			t.Fatalf("PermissionRequest answered ask: %+v", o)
 		case o.UpdatedInput != nil && (!json.Valid(o.UpdatedInput) || !strings.HasPrefix(string(o.UpdatedInput), "{")):
 			t.Fatalf("updatedInput is not a JSON object: %s", o.UpdatedInput)
 		case o.Decision != "" && o.Decision != Allow && o.Decision != Ask && o.Decision != Deny:
