@@ -3,20 +3,14 @@ package reliability
 import (
 	"context"
 	"fmt"
-	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"go.temporal.io/sdk/client"
-	sdklog "go.temporal.io/sdk/log"
 
-	"github.com/toolpipe/toolpipe/devserver"
-	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -30,35 +24,19 @@ import (
 func TestToolsOutliveServerRestarts(t *testing.T) {
 	const restarts, tools = 5, 6
 	state, work := t.TempDir(), t.TempDir()
-	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	srv, err := devserver.Start(ctx, devserver.Config{StateDir: state, Logger: quiet, LogLevel: slog.LevelError})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { srv.Stop() }()
-	_, portText, _ := net.SplitHostPort(srv.FrontendAddress())
-	port, _ := strconv.Atoi(portText)
-
-	d, err := persistence.NewPayloadDriver(filepath.Join(state, "payloads"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := client.Dial(client.Options{HostPort: srv.FrontendAddress(), Namespace: srv.Namespace(),
-		ExternalStorage: d.ExternalStorage(), Logger: sdklog.NewStructuredLogger(quiet)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	es := startEmbedded(t, ctx, state)
+	c := es.c
 	e := &env{t: t, c: c, queue: "blips", state: state}
-	e.startWorkerProcessAt(srv.FrontendAddress(), srv.Namespace())
-	e.startWorkerProcessAt(srv.FrontendAddress(), srv.Namespace())
+	e.startWorkerProcessAt(es.srv.FrontendAddress(), es.srv.Namespace())
+	e.startWorkerProcessAt(es.srv.FrontendAddress(), es.srv.Namespace())
 
 	// Each tool counts its start, then waits for the release file the test writes
 	// after the last restart.
 	release := filepath.Join(work, "release")
 	runs := make([]client.WorkflowRun, tools)
+	var err error
 	for i := range runs {
 		cmd := fmt.Sprintf("echo ran >> count-%d; touch started-%d; while [ ! -e %s ]; do sleep 0.1; done; echo done-%d", i, i, release, i)
 		runs[i], err = c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: fmt.Sprintf("blip-%d", i), TaskQueue: e.queue},
@@ -79,14 +57,8 @@ func TestToolsOutliveServerRestarts(t *testing.T) {
 
 	for r := range restarts {
 		begin := time.Now()
-		if err := srv.Stop(); err != nil {
-			t.Fatalf("stop %d: %v", r, err)
-		}
-		srv, err = devserver.Start(ctx, devserver.Config{StateDir: state, FrontendPort: port, Logger: quiet, LogLevel: slog.LevelError})
-		if err != nil {
-			t.Fatalf("restart %d: %v", r, err)
-		}
-		t.Logf("restart %d: server down for %v", r+1, time.Since(begin).Round(time.Millisecond))
+		down := es.restart()
+		t.Logf("restart %d: server down for %v", r+1, down.Round(time.Millisecond))
 		// Heartbeats reach the new server before the next restart: each running
 		// tool's last heartbeat is newer than the restart.
 		poll(t, "heartbeats to reach the restarted server", time.Minute, func() bool {

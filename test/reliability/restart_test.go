@@ -2,20 +2,14 @@ package reliability
 
 import (
 	"context"
-	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
 
 	"go.temporal.io/sdk/client"
-	sdklog "go.temporal.io/sdk/log"
 
-	"github.com/toolpipe/toolpipe/devserver"
-	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -27,27 +21,10 @@ import (
 // result reaches the new server and the queued side-effecting call then runs once.
 func TestEmbeddedServerRestartMidTurn(t *testing.T) {
 	state, work := t.TempDir(), t.TempDir()
-	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	srv, err := devserver.Start(ctx, devserver.Config{StateDir: state, Logger: quiet, LogLevel: slog.LevelError})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { srv.Stop() }()
-	_, portText, _ := net.SplitHostPort(srv.FrontendAddress())
-	port, _ := strconv.Atoi(portText)
-
-	d, err := persistence.NewPayloadDriver(filepath.Join(state, "payloads"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := client.Dial(client.Options{HostPort: srv.FrontendAddress(), Namespace: srv.Namespace(),
-		ExternalStorage: d.ExternalStorage(), Logger: sdklog.NewStructuredLogger(quiet)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	es := startEmbedded(t, ctx, state)
+	c, quiet := es.c, es.log
 	w, err := tpworker.Start(tpworker.Config{Client: c, TaskQueue: "restart", StateDir: state, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
@@ -69,15 +46,8 @@ func TestEmbeddedServerRestartMidTurn(t *testing.T) {
 	}
 	poll(t, "the tool to start", time.Minute, func() bool { _, err := os.Stat(filepath.Join(work, "started")); return err == nil })
 
-	begin := time.Now()
-	if err := srv.Stop(); err != nil {
-		t.Fatalf("stop: %v", err)
-	}
-	srv, err = devserver.Start(ctx, devserver.Config{StateDir: state, FrontendPort: port, Logger: quiet, LogLevel: slog.LevelError})
-	if err != nil {
-		t.Fatalf("restart: %v", err)
-	}
-	t.Logf("server down for %v", time.Since(begin).Round(time.Millisecond))
+	down := es.restart()
+	t.Logf("server down for %v", down.Round(time.Millisecond))
 	// Opening the FIFO for writing waits for the tool's reader.
 	f, err := os.OpenFile(gate, os.O_WRONLY, 0)
 	if err != nil {
