@@ -67,10 +67,7 @@ func agentStatusCmd() *cobra.Command {
 	return sessionCmd("status SESSION", "Show where a session stands, and its running turn's tools", 1,
 		func(e *env, cmd *cobra.Command, id string, _ []string) error {
 			closed := closedStatus(cmd.Context(), e, id)
-			// A session whose starter exited (or that ended) is on a queue nothing
-			// polls: serve its workflow tasks here so the query can be answered.
-			e.answerQueries(cmd.Context(), id)
-			v, err := e.conn.Client.QueryWorkflow(cmd.Context(), id, "", workflows.SessionStateQuery)
+			v, err := e.query(cmd.Context(), id, workflows.SessionStateQuery)
 			var st workflows.SessionState
 			if err == nil {
 				err = v.Get(&st)
@@ -110,8 +107,7 @@ func agentStatusCmd() *cobra.Command {
 				return nil
 			}
 			fmt.Fprintf(out, "running turn %s:\n", st.TurnID)
-			e.answerQueries(cmd.Context(), st.TurnID)
-			tv, err := e.conn.Client.QueryWorkflow(cmd.Context(), st.TurnID, "", workflows.StateQuery)
+			tv, err := e.query(cmd.Context(), st.TurnID, workflows.StateQuery)
 			var ts workflows.TurnState
 			if err == nil {
 				err = tv.Get(&ts)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"go.temporal.io/sdk/converter"
 	sdkworker "go.temporal.io/sdk/worker"
 
 	tpworker "github.com/toolpipe/toolpipe/worker"
@@ -132,6 +133,14 @@ func (e *env) pausedNote(ctx context.Context, id string) string {
 	return fmt.Sprintf("%s is paused: the starter that ran it has exited (%d tool calls were running or waiting for their result). "+
 		"It resumes when a starter attaches to it: the same `starter run` (same --session, message and --state-dir), or `starter agent --session S` for a session.",
 		id, len(d.GetPendingActivities()))
+}
+
+// query asks the workflow id a query, first making sure something polls its queue
+// (answerQueries): the commands that read a turn's or a session's state call this,
+// never the client directly, since the starter that ran it may have exited.
+func (e *env) query(ctx context.Context, id, queryType string, args ...any) (converter.EncodedValue, error) {
+	e.answerQueries(ctx, id)
+	return e.conn.Client.QueryWorkflow(ctx, id, "", queryType, args...)
 }
 
 // answerQueries makes sure a query about the workflow id can be answered: when it

@@ -26,8 +26,7 @@ func statusCmd() *cobra.Command {
 			if note := e.pausedNote(cmd.Context(), args[0]); note != "" {
 				fmt.Fprintln(cmd.OutOrStdout(), note)
 			}
-			e.answerQueries(cmd.Context(), args[0])
-			v, err := e.conn.Client.QueryWorkflow(cmd.Context(), args[0], "", workflows.StateQuery)
+			v, err := e.query(cmd.Context(), args[0], workflows.StateQuery)
 			if err != nil {
 				return fmt.Errorf("query %s: %w", args[0], err)
 			}
