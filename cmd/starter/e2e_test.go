@@ -53,24 +53,9 @@ func starter(t *testing.T, stateDir string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-type userMsg struct {
-	Role    string `json:"role"`
-	Content []struct {
-		Type      string `json:"type"`
-		ToolUseID string `json:"tool_use_id"`
-		Content   string `json:"content"`
-		IsError   bool   `json:"is_error"`
-	} `json:"content"`
-}
+type userMsg = testenv.UserMessage
 
-func decode(t *testing.T, out []byte) userMsg {
-	t.Helper()
-	var m userMsg
-	if err := json.Unmarshal(out, &m); err != nil {
-		t.Fatalf("stdout is not a user message: %v\n%s", err, out)
-	}
-	return m
-}
+func decode(t *testing.T, out []byte) userMsg { return testenv.DecodeUserMessage(t, out) }
 
 func TestRunExampleTurn(t *testing.T) {
 	root := repoRoot(t)

@@ -5,7 +5,6 @@ package typescript
 
 import (
 	"bufio"
-	"encoding/json"
 	"net"
 	"os"
 	"os/exec"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolpipe/toolpipe/internal/testenv"
 )
 
 // TestTypeScriptClientRunsATurn needs node and npm (the npm registry installs the
@@ -50,18 +51,14 @@ func TestTypeScriptClientRunsATurn(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	run := func() userMessage {
+	run := func() testenv.UserMessage {
 		cmd := exec.Command("node", client, "--address", addr, "--workdir", work, "--session", "ts", msgFile)
 		cmd.Stderr = os.Stderr
 		out, err := cmd.Output()
 		if err != nil {
 			t.Fatalf("start-turn: %v\n%s", err, out)
 		}
-		var m userMessage
-		if err := json.Unmarshal(out, &m); err != nil {
-			t.Fatalf("start-turn printed no user message: %v\n%s", err, out)
-		}
-		return m
+		return testenv.DecodeUserMessage(t, out)
 	}
 	m := run()
 	if m.Role != "user" || len(m.Content) != 3 {
@@ -94,16 +91,6 @@ func TestTypeScriptClientRunsATurn(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(work, "made.txt")); !os.IsNotExist(err) {
 		t.Fatalf("the second run ran the Bash call again (made.txt exists: %v)", err)
 	}
-}
-
-type userMessage struct {
-	Role    string `json:"role"`
-	Content []struct {
-		Type      string `json:"type"`
-		ToolUseID string `json:"tool_use_id"`
-		Content   string `json:"content"`
-		IsError   bool   `json:"is_error"`
-	} `json:"content"`
 }
 
 // buildClient installs the locked dependencies and compiles the client in a copy of

@@ -11,18 +11,7 @@ import (
 func CheckExampleTurn(t testing.TB, root string, out []byte) {
 	_ = root // results are relative to it, as Claude Code prints them
 	t.Helper()
-	var m struct {
-		Role    string `json:"role"`
-		Content []struct {
-			Type      string `json:"type"`
-			ToolUseID string `json:"tool_use_id"`
-			Content   string `json:"content"`
-			IsError   bool   `json:"is_error"`
-		} `json:"content"`
-	}
-	if err := json.Unmarshal(out, &m); err != nil {
-		t.Fatalf("stdout is not a user message: %v\n%s", err, out)
-	}
+	m := DecodeUserMessage(t, out)
 	want := []struct {
 		id, content string
 		isError     bool
@@ -42,4 +31,26 @@ func CheckExampleTurn(t testing.TB, root string, out []byte) {
 			t.Errorf("result %d: %+v, want %+v", i, c, w)
 		}
 	}
+}
+
+// UserMessage is the tool_result user message `starter run` prints, as the
+// end-to-end tests read it.
+type UserMessage struct {
+	Role    string `json:"role"`
+	Content []struct {
+		Type      string `json:"type"`
+		ToolUseID string `json:"tool_use_id"`
+		Content   string `json:"content"`
+		IsError   bool   `json:"is_error"`
+	} `json:"content"`
+}
+
+// DecodeUserMessage parses out as a UserMessage, failing the test when it is not one.
+func DecodeUserMessage(t testing.TB, out []byte) UserMessage {
+	t.Helper()
+	var m UserMessage
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatalf("stdout is not a user message: %v\n%s", err, out)
+	}
+	return m
 }

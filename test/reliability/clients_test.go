@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toolpipe/toolpipe/internal/testenv"
 )
 
 // message is an assistant message of Bash calls, id -> command, in order.
@@ -28,14 +30,6 @@ func message(t *testing.T, calls ...[2]string) string {
 		t.Fatal(err)
 	}
 	return path
-}
-
-type userMessage struct {
-	Content []struct {
-		ToolUseID string `json:"tool_use_id"`
-		Content   string `json:"content"`
-		IsError   bool   `json:"is_error"`
-	} `json:"content"`
 }
 
 // TestManyStartersOneStateDir runs 10 `starter run` invocations on one state
@@ -84,7 +78,7 @@ func TestManyStartersOneStateDir(t *testing.T) {
 			t.Errorf("starter %d: %v\n%s", i, o.err, o.stderr.String())
 			continue
 		}
-		var m userMessage
+		var m testenv.UserMessage
 		if err := json.Unmarshal(o.out.Bytes(), &m); err != nil {
 			t.Errorf("starter %d: stdout is not a user message: %v\n%s", i, err, o.out.String())
 			continue
