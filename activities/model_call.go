@@ -65,6 +65,36 @@ func (a *Agent) CallModel(ctx context.Context, req conversation.ModelRequest) (c
 // stream runs the streaming request, recording and delivering each tool_use block
 // as it completes.
 func (a *Agent) stream(ctx context.Context, req conversation.ModelRequest, params anthropic.MessageNewParams) (conversation.Message, conversation.Usage, error) {
+	var blocks []conversation.Block
+	acc, err := a.consume(ctx, params, func(sctx context.Context, c anthropic.ContentBlockUnion) error {
+		b, ok := toBlock(c)
+		if !ok {
+			return nil
+		}
+		blocks = append(blocks, b)
+		if b.Type != conversation.BlockToolUse {
+			return nil
+		}
+		// Recorded before it is handed over: whatever the turn has, a retry finds.
+		if err := a.convs.WritePartial(req.SessionID, req.Seq, blocks); err != nil {
+			return storeError(err)
+		}
+		return a.deliver(sctx, req, b)
+	}, func() int { return len(blocks) })
+	if err != nil {
+		return conversation.Message{}, conversation.Usage{}, err
+	}
+	msg := conversation.Message{Role: conversation.RoleAssistant, Content: blocks, StopReason: string(acc.StopReason)}
+	return msg, usageOf(acc), nil
+}
+
+// consume runs one streaming request to its end: every model call (a turn's message,
+// a compaction's summary) goes through it, so each gets the same keep-alive, idle
+// timeout and error classification, and a stream cut before message_stop is an
+// error, never a shorter message. onBlock, when set, sees each content block as it
+// completes; progress counts what was handed over, for the heartbeat.
+func (a *Agent) consume(ctx context.Context, params anthropic.MessageNewParams,
+	onBlock func(context.Context, anthropic.ContentBlockUnion) error, progress func() int) (anthropic.Message, error) {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	alive := a.keepAlive(sctx, cancel)
@@ -73,51 +103,46 @@ func (a *Agent) stream(ctx context.Context, req conversation.ModelRequest, param
 	s := a.client.Messages.NewStreaming(sctx, params)
 	defer s.Close()
 	var acc anthropic.Message
-	var blocks []conversation.Block
 	for s.Next() {
 		ev := s.Current()
-		alive.touch(len(blocks))
+		n := 0
+		if progress != nil {
+			n = progress()
+		}
+		alive.touch(n)
 		if err := acc.Accumulate(ev); err != nil {
-			return conversation.Message{}, conversation.Usage{}, temporal.NewApplicationErrorWithOptions(
+			return anthropic.Message{}, temporal.NewApplicationErrorWithOptions(
 				"model: malformed stream: "+err.Error(), ErrModelUnavailable, temporal.ApplicationErrorOptions{})
 		}
-		if ev.Type != "content_block_stop" || int(ev.Index) >= len(acc.Content) {
+		if onBlock == nil || ev.Type != "content_block_stop" || int(ev.Index) >= len(acc.Content) {
 			continue
 		}
-		b, ok := toBlock(acc.Content[ev.Index])
-		if !ok {
-			continue
-		}
-		blocks = append(blocks, b)
-		if b.Type != conversation.BlockToolUse {
-			continue
-		}
-		// Recorded before it is handed over: whatever the turn has, a retry finds.
-		if err := a.convs.WritePartial(req.SessionID, req.Seq, blocks); err != nil {
-			return conversation.Message{}, conversation.Usage{}, storeError(err)
-		}
-		if err := a.deliver(sctx, req, b); err != nil {
-			return conversation.Message{}, conversation.Usage{}, err
+		if err := onBlock(sctx, acc.Content[ev.Index]); err != nil {
+			return anthropic.Message{}, err
 		}
 	}
 	if err := s.Err(); err != nil {
 		if ctx.Err() != nil { // the activity was cancelled or timed out
-			return conversation.Message{}, conversation.Usage{}, ctx.Err()
+			return anthropic.Message{}, ctx.Err()
 		}
 		if alive.idle() {
 			err = fmt.Errorf("no event for %s: %w", a.cfg.IdleTimeout, err)
 		}
-		return conversation.Message{}, conversation.Usage{}, modelError(err)
+		return anthropic.Message{}, modelError(err)
 	}
 	if acc.StopReason == "" {
-		return conversation.Message{}, conversation.Usage{}, temporal.NewApplicationErrorWithOptions(
+		return anthropic.Message{}, temporal.NewApplicationErrorWithOptions(
 			"model: the stream ended before the message did", ErrModelUnavailable, temporal.ApplicationErrorOptions{})
 	}
-	msg := conversation.Message{Role: conversation.RoleAssistant, Content: blocks, StopReason: string(acc.StopReason)}
-	return msg, conversation.Usage{
-		InputTokens: acc.Usage.InputTokens, OutputTokens: acc.Usage.OutputTokens,
-		CacheCreationInputTokens: acc.Usage.CacheCreationInputTokens, CacheReadInputTokens: acc.Usage.CacheReadInputTokens,
-	}, nil
+	return acc, nil
+}
+
+// usageOf is the usage the API reported for a message.
+func usageOf(m anthropic.Message) conversation.Usage {
+	return conversation.Usage{
+		InputTokens: m.Usage.InputTokens, OutputTokens: m.Usage.OutputTokens,
+		CacheCreationInputTokens: m.Usage.CacheCreationInputTokens, CacheReadInputTokens: m.Usage.CacheReadInputTokens,
+	}
 }
 
 // finish stores the message (an earlier stored one wins), makes sure the turn has

@@ -143,25 +143,9 @@ func cleanStart(msgs []conversation.Message) []conversation.Message {
 // summarize streams the summary's text; tool calls, which it was told not to make,
 // are ignored.
 func (a *Agent) summarize(ctx context.Context, params anthropic.MessageNewParams) (string, conversation.Usage, error) {
-	sctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	alive := a.keepAlive(sctx, cancel)
-	defer alive.stop()
-	s := a.client.Messages.NewStreaming(sctx, params)
-	defer s.Close()
-	var acc anthropic.Message
-	for s.Next() {
-		alive.touch(0)
-		if err := acc.Accumulate(s.Current()); err != nil {
-			return "", conversation.Usage{}, temporal.NewApplicationErrorWithOptions(
-				"model: malformed stream: "+err.Error(), ErrModelUnavailable, temporal.ApplicationErrorOptions{})
-		}
-	}
-	if err := s.Err(); err != nil {
-		if ctx.Err() != nil {
-			return "", conversation.Usage{}, ctx.Err()
-		}
-		return "", conversation.Usage{}, modelError(err)
+	acc, err := a.consume(ctx, params, nil, nil)
+	if err != nil {
+		return "", conversation.Usage{}, err
 	}
 	var text strings.Builder
 	for _, c := range acc.Content {
@@ -169,10 +153,7 @@ func (a *Agent) summarize(ctx context.Context, params anthropic.MessageNewParams
 			text.WriteString(c.Text)
 		}
 	}
-	return text.String(), conversation.Usage{
-		InputTokens: acc.Usage.InputTokens, OutputTokens: acc.Usage.OutputTokens,
-		CacheCreationInputTokens: acc.Usage.CacheCreationInputTokens, CacheReadInputTokens: acc.Usage.CacheReadInputTokens,
-	}, nil
+	return text.String(), usageOf(acc), nil
 }
 
 // IsPromptTooLong says err is the API's refusal of a request over the context

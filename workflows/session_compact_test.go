@@ -129,3 +129,41 @@ func TestPreCompactHookRunsBeforeCompaction(t *testing.T) {
 		t.Fatalf("PreCompact input %v", in)
 	}
 }
+
+// A summary whose stream is cut before message_stop is not a summary: the compaction
+// is tried again, and the conversation goes on from the whole one.
+func TestCutSummaryStreamIsRetried(t *testing.T) {
+	const window = 8_000
+	h := newIdleAgentHarness(t)
+	path := filepath.Join(h.work, "big.txt")
+	if err := os.WriteFile(path, []byte(strings.Repeat(strings.Repeat("y", 99)+"\n", 200)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const nearlyFull = "Your context window is nearly full"
+	fake, err := fakeanthropic.Start(fakeanthropic.Script{ContextWindow: window, Responses: []fakeanthropic.Response{
+		{When: nearlyFull, Content: []conversation.Block{text("Summary cut short."), text("never sent")}, DropAfterBlocks: 1},
+		{When: nearlyFull, Content: []conversation.Block{text("Summary whole: big.txt was read.")}},
+		{Content: []conversation.Block{use("r1", "Read", map[string]any{"file_path": path})}},
+		{Content: []conversation.Block{text("done")}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fake.Close)
+	h.fake = fake
+	h.startWorker()
+	res := h.result(h.start(workflows.SessionInput{Prompt: "read big.txt", Options: fastOptions(),
+		Model: workflows.ModelOptions{ContextWindow: window}}))
+	if res.StopReason != "end_turn" || res.Text != "done" {
+		t.Fatalf("result %+v", res)
+	}
+	reqs := fake.Requests()
+	last := reqs[len(reqs)-1]
+	var sent strings.Builder
+	for _, m := range rawMessages(t, last) {
+		sent.Write(m)
+	}
+	if !strings.Contains(sent.String(), "Summary whole") || strings.Contains(sent.String(), "Summary cut short") {
+		t.Fatalf("the call after the compaction was sent %s", sent.String())
+	}
+}
