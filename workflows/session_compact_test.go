@@ -93,23 +93,8 @@ func lastUserText(r fakeanthropic.Request) string {
 // trigger and the custom instructions (none for auto); a hook matching only manual
 // compactions does not run.
 func TestPreCompactHookRunsBeforeCompaction(t *testing.T) {
-	const window = 8_000 // tokens: one 20 KB Read (about 5,000) passes 85% of it
-	h := newIdleAgentHarness(t)
-	path := filepath.Join(h.work, "big.txt")
-	if err := os.WriteFile(path, []byte(strings.Repeat(strings.Repeat("y", 99)+"\n", 200)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	fake, err := fakeanthropic.Start(fakeanthropic.Script{ContextWindow: window, Responses: []fakeanthropic.Response{
-		{When: "Your context window is nearly full", Content: []conversation.Block{text("Summary: big.txt was read.")}},
-		{Content: []conversation.Block{use("r1", "Read", map[string]any{"file_path": path})}},
-		{Content: []conversation.Block{text("done")}},
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(fake.Close)
-	h.fake = fake
-	h.startWorker()
+	const window = smallWindow
+	h, _ := compactingSession(t, fakeanthropic.Response{When: nearlyFull, Content: []conversation.Block{text("Summary: big.txt was read.")}})
 	log := filepath.Join(h.work, "precompact.jsonl")
 	record := func(matcher string) hooks.Group {
 		return hooks.Group{Matcher: matcher, Hooks: []hooks.Command{{Command: `cat >> "$CLAUDE_PROJECT_DIR/precompact.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/precompact.jsonl"`}}}
@@ -133,25 +118,10 @@ func TestPreCompactHookRunsBeforeCompaction(t *testing.T) {
 // A summary whose stream is cut before message_stop is not a summary: the compaction
 // is tried again, and the conversation goes on from the whole one.
 func TestCutSummaryStreamIsRetried(t *testing.T) {
-	const window = 8_000
-	h := newIdleAgentHarness(t)
-	path := filepath.Join(h.work, "big.txt")
-	if err := os.WriteFile(path, []byte(strings.Repeat(strings.Repeat("y", 99)+"\n", 200)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	const nearlyFull = "Your context window is nearly full"
-	fake, err := fakeanthropic.Start(fakeanthropic.Script{ContextWindow: window, Responses: []fakeanthropic.Response{
-		{When: nearlyFull, Content: []conversation.Block{text("Summary cut short."), text("never sent")}, DropAfterBlocks: 1},
-		{When: nearlyFull, Content: []conversation.Block{text("Summary whole: big.txt was read.")}},
-		{Content: []conversation.Block{use("r1", "Read", map[string]any{"file_path": path})}},
-		{Content: []conversation.Block{text("done")}},
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(fake.Close)
-	h.fake = fake
-	h.startWorker()
+	const window = smallWindow
+	h, fake := compactingSession(t,
+		fakeanthropic.Response{When: nearlyFull, Content: []conversation.Block{text("Summary cut short."), text("never sent")}, DropAfterBlocks: 1},
+		fakeanthropic.Response{When: nearlyFull, Content: []conversation.Block{text("Summary whole: big.txt was read.")}})
 	res := h.result(h.start(workflows.SessionInput{Prompt: "read big.txt", Options: fastOptions(),
 		Model: workflows.ModelOptions{ContextWindow: window}}))
 	if res.StopReason != "end_turn" || res.Text != "done" {
@@ -166,4 +136,33 @@ func TestCutSummaryStreamIsRetried(t *testing.T) {
 	if !strings.Contains(sent.String(), "Summary whole") || strings.Contains(sent.String(), "Summary cut short") {
 		t.Fatalf("the call after the compaction was sent %s", sent.String())
 	}
+}
+
+// smallWindow is a context window (in tokens) that one 20 KB Read, about 5,000
+// tokens, takes past the 85% at which a session compacts.
+const smallWindow = 8_000
+
+// nearlyFull is in the compaction's request: scripted summaries answer it.
+const nearlyFull = "Your context window is nearly full"
+
+// compactingSession starts a session harness whose model, with a smallWindow
+// context, first reads a 20 KB file and then says "done"; summaries answers the
+// compaction that the Read brings about.
+func compactingSession(t *testing.T, summaries ...fakeanthropic.Response) (*agentHarness, *fakeanthropic.Server) {
+	t.Helper()
+	h := newIdleAgentHarness(t)
+	path := filepath.Join(h.work, "big.txt")
+	if err := os.WriteFile(path, []byte(strings.Repeat(strings.Repeat("y", 99)+"\n", 200)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fake, err := fakeanthropic.Start(fakeanthropic.Script{ContextWindow: smallWindow, Responses: append(summaries,
+		fakeanthropic.Response{Content: []conversation.Block{use("r1", "Read", map[string]any{"file_path": path})}},
+		fakeanthropic.Response{Content: []conversation.Block{text("done")}})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fake.Close)
+	h.fake = fake
+	h.startWorker()
+	return h, fake
 }
