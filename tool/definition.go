@@ -68,7 +68,7 @@ func (d *Definition) ValidateInput(input json.RawMessage) error {
 		return fmt.Errorf("%s: input is not valid JSON: %v", InputValidationError, err)
 	}
 	if err := d.schema.Validate(v); err != nil {
-		return fmt.Errorf("%s: %s", InputValidationError, issuesMessage(d.Name, schemaIssues(err, v)))
+		return fmt.Errorf("%s: %s", InputValidationError, issuesMessage(d.Name, schemaIssues(err, v, propertyOrders[d.schema])))
 	}
 	if hasNUL(v) {
 		// No command, path or pattern can hold a NUL: the OS would cut or refuse it.
@@ -117,6 +117,10 @@ func (d *Definition) Retryable(input json.RawMessage) bool {
 	return d.IsConcurrencySafe(input)
 }
 
+// propertyOrders holds each built-in schema's declared parameter order, written once
+// at start by mustCompile and only read after.
+var propertyOrders = map[*jsonschema.Schema][]string{}
+
 func mustCompile(name, schema string) *jsonschema.Schema {
 	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(schema))
 	if err != nil {
@@ -131,6 +135,7 @@ func mustCompile(name, schema string) *jsonschema.Schema {
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: schema does not compile: %v", name, err))
 	}
+	propertyOrders[s] = propertyOrder(schema)
 	return s
 }
 

@@ -84,3 +84,25 @@ func TestValidateInputSizeBounds(t *testing.T) {
 		t.Errorf("a 17 MiB Write: %v", err)
 	}
 }
+
+// Several issues of one kind are listed in the order the schema declares its
+// parameters, as Claude Code lists them, and the same way on every run: the
+// validator visits properties in Go's random map order.
+func TestIssuesInDeclaredOrder(t *testing.T) {
+	def, _ := Lookup(EditName)
+	want := "InputValidationError: Edit failed due to the following issues:\n" +
+		"The parameter `old_string` type is expected as `string` but provided as `number`\n" +
+		"The parameter `replace_all` type is expected as `boolean` but provided as `string`"
+	for range 50 {
+		err := def.ValidateInput([]byte(`{"file_path":"/a","old_string":1,"new_string":"b","replace_all":"yes"}`))
+		if err == nil || err.Error() != want {
+			t.Fatalf("got %v\nwant %s", err, want)
+		}
+	}
+	// Declared order, not alphabetical: Write declares file_path before content.
+	w, _ := Lookup(WriteName)
+	err := w.ValidateInput([]byte(`{"file_path":1,"content":2}`))
+	if err == nil || !strings.Contains(err.Error(), "`file_path` type is expected as `string` but provided as `number`\nThe parameter `content`") {
+		t.Fatalf("Write: %v", err)
+	}
+}

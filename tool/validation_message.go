@@ -1,7 +1,9 @@
 package tool
 
 import (
+	"bytes"
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -24,16 +26,20 @@ var englishPrinter = message.NewPrinter(language.English)
 // issue is one line of the message; rank orders them: missing parameters first,
 // then wrong values, then unexpected parameters, as Claude Code lists them.
 type issue struct {
-	rank int
-	text string
+	rank  int
+	param string // the top-level parameter it is about, for the order
+	text  string
 }
 
 // schemaIssues flattens the validator's error tree into issues; value is the input,
 // to tell an integer parameter given a fraction from one given another type.
-func schemaIssues(err error, value any) []issue {
+// order is the schema's parameters in the order it declares them: the validator
+// visits properties in map order, so issues of one rank are listed in declaration
+// order (as Claude Code does), then by text, never in a different order each run.
+func schemaIssues(err error, value any, order []string) []issue {
 	ve, ok := err.(*jsonschema.ValidationError)
 	if !ok {
-		return []issue{{1, err.Error()}}
+		return []issue{{rank: 1, text: err.Error()}}
 	}
 	var out []issue
 	var walk func(e *jsonschema.ValidationError)
@@ -48,11 +54,11 @@ func schemaIssues(err error, value any) []issue {
 		switch k := e.ErrorKind.(type) {
 		case *kind.Required:
 			for _, m := range k.Missing {
-				out = append(out, issue{0, fmt.Sprintf("The required parameter `%s` is missing", join(name, m))})
+				out = append(out, issue{0, top(join(name, m)), fmt.Sprintf("The required parameter `%s` is missing", join(name, m))})
 			}
 		case *kind.AdditionalProperties:
 			for _, p := range k.Properties {
-				out = append(out, issue{2, fmt.Sprintf("An unexpected parameter `%s` was provided", join(name, p))})
+				out = append(out, issue{2, top(join(name, p)), fmt.Sprintf("An unexpected parameter `%s` was provided", join(name, p))})
 			}
 		case *kind.Type:
 			want, got := typeNames(k)
@@ -60,18 +66,61 @@ func schemaIssues(err error, value any) []issue {
 			if name == "" {
 				what = "The input" // not an object at all
 			}
-			out = append(out, issue{1, fmt.Sprintf("%s type is expected as `%s` but provided as `%s`", what, want, got)})
+			out = append(out, issue{1, top(name), fmt.Sprintf("%s type is expected as `%s` but provided as `%s`", what, want, got)})
 		default:
 			where := "The input"
 			if name != "" {
 				where = fmt.Sprintf("The parameter `%s`", name)
 			}
-			out = append(out, issue{1, fmt.Sprintf("%s is invalid: %s", where, e.ErrorKind.LocalizedString(englishPrinter))})
+			out = append(out, issue{1, top(name), fmt.Sprintf("%s is invalid: %s", where, e.ErrorKind.LocalizedString(englishPrinter))})
 		}
 	}
 	walk(ve)
-	slices.SortStableFunc(out, func(a, b issue) int { return cmp.Compare(a.rank, b.rank) })
+	pos := func(p string) int {
+		if i := slices.Index(order, p); i >= 0 {
+			return i
+		}
+		return len(order)
+	}
+	slices.SortFunc(out, func(a, b issue) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(pos(a.param), pos(b.param)), cmp.Compare(a.text, b.text))
+	})
 	return out
+}
+
+// top is the top-level parameter of a dotted location.
+func top(loc string) string {
+	p, _, _ := strings.Cut(loc, ".")
+	return p
+}
+
+// propertyOrder lists the top-level "properties" of a JSON schema in the order the
+// text declares them (a Go map, and so the compiled schema, forgets it).
+func propertyOrder(schema string) []string {
+	var doc struct {
+		Properties json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal([]byte(schema), &doc) != nil || len(doc.Properties) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(doc.Properties))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var order []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return order
+		}
+		key, _ := t.(string)
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return order
+		}
+		order = append(order, key)
+	}
+	return order
 }
 
 // issuesMessage is the message for a tool's issues.
