@@ -112,7 +112,15 @@ func killWhenRunning(t *testing.T, cmd *exec.Cmd, marker string) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitFile(t, marker, 60*time.Second)
+	// The marker's line, not only the file: `echo started >> running` creates the
+	// file before it writes, and a kill in between would leave it empty.
+	deadline := time.Now().Add(60 * time.Second)
+	for st, err := os.Stat(marker); err != nil || st.Size() == 0; st, err = os.Stat(marker) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for a line in %s", marker)
+		}
+		time.Sleep(20 * time.Millisecond) // another process writes it: no event to await
+	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 }
