@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/tool/readonly"
 	"github.com/toolpipe/toolpipe/toolenv"
 )
 
@@ -29,7 +30,7 @@ func TestBashEnvironmentHasNoSecrets(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cmd := "printenv ANTHROPIC_API_KEY; printenv; env"
-	if !tool.IsReadOnlyBash(cmd) {
+	if !readonly.IsReadOnly(cmd) {
 		t.Fatal("the command should run without approval")
 	}
 	out, err := a.Bash(context.Background(), call(t, tool.BashName, dir, map[string]any{"command": cmd}))
@@ -88,7 +89,7 @@ func TestReadOnlyGitRunsNoConfiguredPrograms(t *testing.T) {
 
 	for _, cmd := range []string{"git status --short", "git diff --stat", "git log -p -1", "git -P log --show-signature -1",
 		"git --no-pager show --stat", "git remote show -n origin", "git reflog -n 1", "git log -1 | cat"} {
-		if !tool.IsReadOnlyBash(cmd) {
+		if !readonly.IsReadOnly(cmd) {
 			t.Fatalf("%q should be read-only", cmd)
 		}
 		out, err := a.Bash(context.Background(), call(t, tool.BashName, repo, map[string]any{"command": cmd}))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/sandbox"
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/tool/readonly"
 	"github.com/toolpipe/toolpipe/toolenv"
 )
 
@@ -81,7 +82,7 @@ func (a *Activities) bashProcess(call tool.Call, in tool.BashInput, timeout time
 // unable to run programs its config names (toolenv.ReadOnly).
 func (a *Activities) bashEnv(command string) []string {
 	env := a.cfg.Env.Environ(os.Environ())
-	if tool.IsReadOnlyBash(command) {
+	if readonly.IsReadOnly(command) {
 		env = toolenv.ReadOnly(env)
 	}
 	return env

@@ -11,7 +11,7 @@ import (
 	"syscall"
 
 	"github.com/toolpipe/toolpipe/permissions"
-	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/tool/readonly"
 )
 
 // PolicyOptions say where a turn runs and which mode the command line asked for.
@@ -41,7 +41,7 @@ func (s Settings) Policy(o PolicyOptions) (*permissions.Policy, error) {
 	pol := &permissions.Policy{
 		Allow: slices.Clone(p.Allow), Deny: slices.Clone(p.Deny), Ask: slices.Clone(p.Ask),
 		Mode:            p.DefaultMode,
-		ReadOnlyCommand: tool.IsReadOnlyBash,
+		ReadOnlyCommand: readonly.IsReadOnly,
 	}
 	if o.Mode != "" {
 		m, err := permissions.ParseMode(o.Mode)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/toolpipe/toolpipe/permissions"
-	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/tool/readonly"
 )
 
 // Read-only Bash commands are confined to the working directories like the file
@@ -24,10 +24,10 @@ func TestBashReadsConfinedToWorkingDirectories(t *testing.T) {
 		return permissions.Policy{Mode: mode, WorkDir: "/proj", AdditionalDirs: []string{"/shared/lib"}, HomeDir: "/home/u",
 			Deny:            []permissions.Rule{rule("Read(./.env)"), rule("Read(./secrets/**)")},
 			Allow:           []permissions.Rule{rule("Bash(npm test)")},
-			ReadOnlyCommand: tool.IsReadOnlyBash, BashPaths: tool.BashReadPaths}
+			ReadOnlyCommand: readonly.IsReadOnly, BashPaths: readonly.ReadPaths}
 	}
 	decide := func(cmd string, mode permissions.Mode) permissions.Decision {
-		return permissions.Decide(permissions.Request{Tool: permissions.ToolBash, Command: cmd, ReadOnly: tool.IsReadOnlyBash(cmd)}, pol(mode))
+		return permissions.Decide(permissions.Request{Tool: permissions.ToolBash, Command: cmd, ReadOnly: readonly.IsReadOnly(cmd)}, pol(mode))
 	}
 	for _, c := range []struct {
 		cmd  string

@@ -5,7 +5,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/tool/readonly"
 )
 
 // bashPart is one simple command of a Bash command line, or a construct that
@@ -38,7 +38,7 @@ const nonStatic = "\x00"
 func splitBash(command string) (parts []bashPart, ok bool) {
 	// Deep nesting such as 100,000 "(" can overflow the parser's stack, which no
 	// recover catches: the bound is tool's, shared with the read-only check.
-	if tool.ShellTooBig(command) {
+	if readonly.TooBig(command) {
 		return nil, false
 	}
 	defer func() {

@@ -23,7 +23,7 @@ type Request struct {
 	// URL is the WebFetch URL.
 	URL string
 	// ReadOnly says the call only reads, as the caller judged it: for Bash
-	// from tool.IsReadOnlyBash, for MCP tools from their readOnlyHint. A
+	// from readonly.IsReadOnly, for MCP tools from their readOnlyHint. A
 	// read-only Bash command is allowed in every mode unless a deny or ask
 	// rule matches it; in plan mode only read-only calls may run.
 	ReadOnly bool
@@ -48,10 +48,10 @@ type Policy struct {
 	// ReadOnlyCommand, when set, judges one part of a compound Bash command
 	// (its statement with redirections), so that "npm test | head" needs a
 	// rule for npm test only, as in Claude Code. It must be pure; pass
-	// tool.IsReadOnlyBash. It is not serialised.
+	// readonly.IsReadOnly. It is not serialised.
 	ReadOnlyCommand func(command string) bool `json:"-"`
 	// BashPaths, when set, lists the paths a Bash command may read and whether
-	// one is only known when it runs; pass tool.BashReadPaths. Then a command
+	// one is only known when it runs; pass readonly.ReadPaths. Then a command
 	// allowed for only reading, that reads outside the working directories (or
 	// reads a path only known when it runs), asks as a file tool would, and Read
 	// deny rules apply to the paths of every Bash command ("cat .env" under

@@ -19,7 +19,7 @@ type decideCase struct {
 	rule             string // when not "", the Decision's Rule must equal it
 }
 
-// fakeReadOnly stands in for tool.IsReadOnlyBash so that this package's
+// fakeReadOnly stands in for readonly.IsReadOnly so that this package's
 // tests do not depend on the classifier's allowlist.
 func fakeReadOnly(cmd string) bool {
 	return !strings.ContainsAny(cmd, ">$`") && (strings.HasPrefix(cmd, "head") || strings.HasPrefix(cmd, "grep") || cmd == "ls")

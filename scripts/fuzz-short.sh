@@ -10,7 +10,7 @@ export GOTOOLCHAIN="${GOTOOLCHAIN:-go1.27.3}"
 fuzztime="${FUZZTIME:-10s}"
 
 targets=(
-  "./tool FuzzIsReadOnlyBash"         # a write, a redirect to a file or an unknown program is never read-only
+  "./tool/readonly FuzzIsReadOnly"    # a write, a redirect to a file or an unknown program is never read-only
   "./permissions FuzzParseRule"       # rules round-trip; errors are clear; Decide accepts every parsed rule
   "./permissions FuzzDecideBash"      # deterministic; a command running a program no rule covers is never allowed
   "./hooks FuzzParse"                 # any hook output: no panic, deterministic, invariants of the outcome

@@ -1,6 +1,8 @@
 package tool
 
 import (
+	"github.com/toolpipe/toolpipe/tool/readonly"
+
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -49,7 +51,7 @@ var registry = map[string]*Definition{
 		Name: BashName, MaxResultSizeChars: 30_000, Interrupt: InterruptCancel,
 		ReadOnly: func(in json.RawMessage) bool {
 			var b BashInput
-			return json.Unmarshal(in, &b) == nil && IsReadOnlyBash(b.Command)
+			return json.Unmarshal(in, &b) == nil && readonly.IsReadOnly(b.Command)
 		},
 		Check: checkBash, schema: mustCompile(BashName, bashSchema),
 		MaxInputBytes: maxShortInputBytes, tooBigHint: bashTooBigHint,

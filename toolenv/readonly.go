@@ -14,7 +14,7 @@ import (
 // and diff.external cannot be switched off this way (an empty diff.external
 // breaks git diff); they come from the config of the repository found from the
 // working directory, whose .git only changes with approval, because read-only git
-// never picks another repository (tool.ClassifyBash). Implicit
+// never picks another repository (readonly.Classify). Implicit
 // bare repositories (a directory holding HEAD, config, objects and refs, which a
 // cloned project can contain as plain files) are not used, and no transport may
 // be used, so nothing reaches the network.

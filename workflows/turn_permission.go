@@ -15,6 +15,7 @@ import (
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/permissions"
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/tool/readonly"
 )
 
 // resolveFailure: the paths of a call could not be resolved for the permission check.
@@ -33,7 +34,7 @@ const bashReadSymlinksChange = "bash-read-symlinks"
 // bashStaticPaths are the paths a command names that a symbolic link could
 // redirect: not ~ (the home directory is judged as written) nor devices.
 func bashStaticPaths(command string) []string {
-	all, _ := tool.BashReadPaths(command)
+	all, _ := readonly.ReadPaths(command)
 	var out []string
 	for _, p := range all {
 		if p != "" && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "/dev/") && !strings.ContainsAny(p, "*?[") {
@@ -75,14 +76,14 @@ func (t *turn) permit(ctx workflow.Context, b tool.Block, pre hooks.Result) (ver
 			return verdict{}, err
 		}
 		p := *pol
-		p.ReadOnlyCommand = tool.IsReadOnlyBash // not serialised: set where Decide runs
+		p.ReadOnlyCommand = readonly.IsReadOnly // not serialised: set where Decide runs
 		if b.Name == tool.BashName && workflow.GetVersion(ctx, bashReadPathsChange, workflow.DefaultVersion, 1) >= 1 {
 			// Read-only Bash confined to the working directories, Read deny rules
 			// applied to its paths: turns recorded before decide as they did. The
 			// paths' symbolic-link targets (resolved by request) count too.
 			resolved := req.Paths
 			p.BashPaths = func(command string) ([]string, bool) {
-				paths, dynamic := tool.BashReadPaths(command)
+				paths, dynamic := readonly.ReadPaths(command)
 				return append(paths, resolved...), dynamic
 			}
 		}
@@ -145,7 +146,7 @@ func (t *turn) request(ctx workflow.Context, b tool.Block) (permissions.Request,
 	var paths []string
 	switch b.Name {
 	case tool.BashName:
-		req.Command, req.ReadOnly = f.Command, tool.IsReadOnlyBash(f.Command)
+		req.Command, req.ReadOnly = f.Command, readonly.IsReadOnly(f.Command)
 		if req.ReadOnly && workflow.GetVersion(ctx, bashReadSymlinksChange, workflow.DefaultVersion, 1) >= 1 {
 			// A read-only command's paths are resolved like a file tool's, so
 			// that "cat link" with link pointing out of the working directory

@@ -6,55 +6,55 @@ import (
 	"strings"
 )
 
-// readOnlyPrograms is the Bash read-only allowlist: every program or builtin
-// that IsReadOnlyBash accepts, with the check its arguments must pass. A
+// programs is the Bash read-only allowlist: every program or builtin
+// that IsReadOnly accepts, with the check its arguments must pass. A
 // program that is not here is not read-only. Deliberately absent: awk (its
 // system(), print > file and pipes to commands write and run anything), less
 // and more (they run shell commands), and every interpreter.
-var readOnlyPrograms = map[string]roCheck{
+var programs = map[string]argCheck{
 	// Builtins and utilities that write nothing, whatever their arguments.
-	":": roAny, "true": roAny, "false": roAny, "echo": roAny, "pwd": roAny, "type": roAny,
-	"which": roAny, "sleep": roAny, "exit": roAny, "return": roAny, "shift": roAny,
-	"break": roAny, "continue": roAny, "ls": roAny, "cat": roAny, "head": roAny, "tail": roAny,
-	"wc": roAny, "grep": roAny, "egrep": roAny, "fgrep": roAny, "stat": roAny, "du": roAny,
-	"df": roAny, "cut": roAny, "tr": roAny, "diff": roAny, "cmp": roAny, "comm": roAny,
-	"basename": roAny, "dirname": roAny, "realpath": roAny, "readlink": roAny, "jq": roAny,
-	"whoami": roAny, "id": roAny, "uname": roAny, "printenv": roAny, "nproc": roAny, "ps": roAny,
-	"tac": roAny, "rev": roAny, "nl": roAny, "paste": roAny, "join": roAny, "column": roAny,
-	"fold": roAny, "seq": roAny, "od": roAny, "strings": roAny, "cksum": roAny, "md5sum": roAny,
-	"sha1sum": roAny, "sha256sum": roAny, "sha512sum": roAny,
+	":": anyArgs, "true": anyArgs, "false": anyArgs, "echo": anyArgs, "pwd": anyArgs, "type": anyArgs,
+	"which": anyArgs, "sleep": anyArgs, "exit": anyArgs, "return": anyArgs, "shift": anyArgs,
+	"break": anyArgs, "continue": anyArgs, "ls": anyArgs, "cat": anyArgs, "head": anyArgs, "tail": anyArgs,
+	"wc": anyArgs, "grep": anyArgs, "egrep": anyArgs, "fgrep": anyArgs, "stat": anyArgs, "du": anyArgs,
+	"df": anyArgs, "cut": anyArgs, "tr": anyArgs, "diff": anyArgs, "cmp": anyArgs, "comm": anyArgs,
+	"basename": anyArgs, "dirname": anyArgs, "realpath": anyArgs, "readlink": anyArgs, "jq": anyArgs,
+	"whoami": anyArgs, "id": anyArgs, "uname": anyArgs, "printenv": anyArgs, "nproc": anyArgs, "ps": anyArgs,
+	"tac": anyArgs, "rev": anyArgs, "nl": anyArgs, "paste": anyArgs, "join": anyArgs, "column": anyArgs,
+	"fold": anyArgs, "seq": anyArgs, "od": anyArgs, "strings": anyArgs, "cksum": anyArgs, "md5sum": anyArgs,
+	"sha1sum": anyArgs, "sha256sum": anyArgs, "sha512sum": anyArgs,
 
 	// Programs with an option or operand that writes, runs a program or
 	// evaluates code.
-	"sort":     roDeny("o", "output", "compress-program"),
-	"file":     roDeny("C", "compile"),
-	"tree":     roDeny("oR"), // -R writes 00Tree.html into each directory
-	"rg":       roDeny("", "pre", "hostname-bin"),
-	"uniq":     roUniq,
-	"date":     roDate,
-	"hostname": roHostname,
-	"printf":   roPrintf,
-	"test":     roTest,
-	"[":        roTest,
-	"set":      roSet,
-	"read":     roRead,
-	"env":      roEnv,
-	"find":     roFind,
-	"sed":      roSed,
-	"git":      roGit,
+	"sort":     denyFlags("o", "output", "compress-program"),
+	"file":     denyFlags("C", "compile"),
+	"tree":     denyFlags("oR"), // -R writes 00Tree.html into each directory
+	"rg":       denyFlags("", "pre", "hostname-bin"),
+	"uniq":     uniqCheck,
+	"date":     dateCheck,
+	"hostname": hostnameCheck,
+	"printf":   printfCheck,
+	"test":     testCheck,
+	"[":        testCheck,
+	"set":      setCheck,
+	"read":     readCheck,
+	"env":      envCheck,
+	"find":     findCheck,
+	"sed":      sedCheck,
+	"git":      gitCheck,
 
 	// Wrappers: read-only when the command they run is.
-	"xargs":   roXargs,
-	"timeout": roWrapper(1, []string{"--foreground", "--preserve-status", "-v", "--verbose"}, []string{"-s", "--signal", "-k", "--kill-after"}),
-	"nice":    roWrapper(0, nil, []string{"-n", "--adjustment"}),
-	"stdbuf":  roWrapper(0, nil, []string{"-i", "-o", "-e", "--input", "--output", "--error"}),
-	"command": roCommand,
-	"builtin": roWrapper(0, nil, nil),
+	"xargs":   xargsCheck,
+	"timeout": wrapper(1, []string{"--foreground", "--preserve-status", "-v", "--verbose"}, []string{"-s", "--signal", "-k", "--kill-after"}),
+	"nice":    wrapper(0, nil, []string{"-n", "--adjustment"}),
+	"stdbuf":  wrapper(0, nil, []string{"-i", "-o", "-e", "--input", "--output", "--error"}),
+	"command": commandCheck,
+	"builtin": wrapper(0, nil, nil),
 }
 
-// roNotReadOnly gives the reason for programs people expect to pass or to
+// notReadOnly gives the reason for programs people expect to pass or to
 // know about; "" means "<name> is not read-only".
-var roNotReadOnly = map[string]string{
+var notReadOnly = map[string]string{
 	"cd": "cd changes the working directory", "pushd": "pushd changes the working directory",
 	"popd": "popd changes the working directory", "eval": "eval runs code that cannot be checked",
 	"exec": "exec replaces the shell", "source": "source runs a script that cannot be checked",
@@ -66,32 +66,32 @@ var roNotReadOnly = map[string]string{
 	"truncate": "", "kill": "", "trap": "", "alias": "",
 }
 
-// roArg is one word of a simple command: its value, known says whether that
+// arg is one word of a simple command: its value, known says whether that
 // value is fixed before the command runs.
-type roArg struct {
+type arg struct {
 	val   string
 	known bool
 }
 
-// roCheck decides whether a program called with args (its name excluded) only
+// argCheck decides whether a program called with args (its name excluded) only
 // reads: a non-empty reason says why not. Wrappers such as xargs return the
 // command they run as inner, which is checked in turn.
-type roCheck func(name string, args []roArg) (reason string, inner []roArg)
+type argCheck func(name string, args []arg) (reason string, inner []arg)
 
-// roArgvReason checks a simple command, following wrappers to what they run.
-func roArgvReason(argv []roArg) string {
+// argvReason checks a simple command, following wrappers to what they run.
+func argvReason(argv []arg) string {
 	for depth := 0; len(argv) > 0; depth++ {
 		if depth > 8 {
 			return "too many nested wrapper commands"
 		}
-		name, reason := roProgramName(argv[0])
+		name, reason := programName(argv[0])
 		if reason != "" {
 			return reason
 		}
-		check, ok := readOnlyPrograms[name]
+		check, ok := programs[name]
 		if !ok {
-			if r, known := roNotReadOnly[name]; known {
-				return roOr(r, name+" is not read-only")
+			if r, known := notReadOnly[name]; known {
+				return orElse(r, name+" is not read-only")
 			}
 			return fmt.Sprintf("unknown program %q", name)
 		}
@@ -102,9 +102,9 @@ func roArgvReason(argv []roArg) string {
 	return ""
 }
 
-// roProgramName resolves the program a command word runs. A path is accepted
+// programName resolves the program a command word runs. A path is accepted
 // only in the system directories, where "ls" means the real ls.
-func roProgramName(a roArg) (string, string) {
+func programName(a arg) (string, string) {
 	if !a.known {
 		return "", "command name is not a static word"
 	}
@@ -119,26 +119,26 @@ func roProgramName(a roArg) (string, string) {
 	return "", fmt.Sprintf("runs %q by path", a.val)
 }
 
-func roOr(s, otherwise string) string {
+func orElse(s, otherwise string) string {
 	if s == "" {
 		return otherwise
 	}
 	return s
 }
 
-func roAny(string, []roArg) (string, []roArg) { return "", nil }
+func anyArgs(string, []arg) (string, []arg) { return "", nil }
 
-func roDeny(shorts string, longs ...string) roCheck {
-	return func(name string, args []roArg) (string, []roArg) {
-		return roFlagReason(name, args, shorts, longs...), nil
+func denyFlags(shorts string, longs ...string) argCheck {
+	return func(name string, args []arg) (string, []arg) {
+		return flagReason(name, args, shorts, longs...), nil
 	}
 }
 
-// roFlagReason reports a denied option in args, or an argument before "--"
+// flagReason reports a denied option in args, or an argument before "--"
 // whose value is unknown (it could expand to a denied option). Long options
 // match by prefix because getopt_long and git take abbreviations (--out for
 // --output); short ones are found inside clusters like -mo.
-func roFlagReason(name string, args []roArg, shorts string, longs ...string) string {
+func flagReason(name string, args []arg, shorts string, longs ...string) string {
 	for _, a := range args {
 		if !a.known {
 			return name + " has an argument that is not a static word"
@@ -163,10 +163,10 @@ func roFlagReason(name string, args []roArg, shorts string, longs ...string) str
 	return ""
 }
 
-// roOperands returns the operands in args, skipping options and the separate
+// operandsOf returns the operands in args, skipping options and the separate
 // values of the short (shortVal) and long (longVal) options that take one.
-func roOperands(args []roArg, shortVal string, longVal ...string) []roArg {
-	var ops []roArg
+func operandsOf(args []arg, shortVal string, longVal ...string) []arg {
+	var ops []arg
 	for i := 0; i < len(args); i++ {
 		v := args[i].val
 		switch {

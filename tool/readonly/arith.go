@@ -6,35 +6,35 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// roArithTaint is the reason for arithmetic on anything but numbers: Bash
+// arithTaint is the reason for arithmetic on anything but numbers: Bash
 // evaluates a variable's value as an expression, and a value such as
 // 'a[$(rm -rf x)]' runs the command, so `x=...; echo $((x))` can write.
-const roArithTaint = "arithmetic on variables can run commands hidden in their values"
+const arithTaint = "arithmetic on variables can run commands hidden in their values"
 
-// roArithReason accepts arithmetic whose operands are all number literals.
-func roArithReason(x syntax.ArithmExpr) string {
+// arithReason accepts arithmetic whose operands are all number literals.
+func arithReason(x syntax.ArithmExpr) string {
 	switch x := x.(type) {
 	case nil:
 		return ""
 	case *syntax.Word:
-		if v, ok := roStatic(x); ok && roIsNumber(v) {
+		if v, ok := static(x); ok && isNumber(v) {
 			return ""
 		}
 	case *syntax.BinaryArithm:
-		if r := roArithReason(x.X); r != "" {
+		if r := arithReason(x.X); r != "" {
 			return r
 		}
-		return roArithReason(x.Y)
+		return arithReason(x.Y)
 	case *syntax.UnaryArithm:
-		return roArithReason(x.X)
+		return arithReason(x.X)
 	case *syntax.ParenArithm:
-		return roArithReason(x.X)
+		return arithReason(x.X)
 	}
-	return roArithTaint
+	return arithTaint
 }
 
-// roFirst returns the first non-empty reason.
-func roFirst(reasons ...string) string {
+// firstReason returns the first non-empty reason.
+func firstReason(reasons ...string) string {
 	for _, r := range reasons {
 		if r != "" {
 			return r
@@ -43,8 +43,8 @@ func roFirst(reasons ...string) string {
 	return ""
 }
 
-// roIsNumber accepts decimal, 0x hex and base#digits literals.
-func roIsNumber(s string) bool {
+// isNumber accepts decimal, 0x hex and base#digits literals.
+func isNumber(s string) bool {
 	if s == "" || s[0] < '0' || s[0] > '9' {
 		return false
 	}
@@ -56,34 +56,34 @@ func roIsNumber(s string) bool {
 	return true
 }
 
-// roParamReason rejects the parameter expansions that evaluate a variable's
+// paramReason rejects the parameter expansions that evaluate a variable's
 // value as code: indirection (${!x} with x='a[$(cmd)]'), prompt expansion
 // (${x@P}) and subscripts or slices that are arithmetic on variables.
-func roParamReason(p *syntax.ParamExp) string {
-	all := p.Index != nil && roIsAllIndex(p.Index)
+func paramReason(p *syntax.ParamExp) string {
+	all := p.Index != nil && isAllIndex(p.Index)
 	if p.Excl && p.Names == 0 && !all {
 		return "indirect expansion can run commands hidden in a variable"
 	}
 	if p.Index != nil && !all {
-		if r := roArithReason(p.Index); r != "" {
+		if r := arithReason(p.Index); r != "" {
 			return r
 		}
 	}
 	if p.Slice != nil {
-		if r := roFirst(roArithReason(p.Slice.Offset), roArithReason(p.Slice.Length)); r != "" {
+		if r := firstReason(arithReason(p.Slice.Offset), arithReason(p.Slice.Length)); r != "" {
 			return r
 		}
 	}
 	if p.Exp != nil && p.Exp.Op == syntax.OtherParamOps {
-		if op, ok := roStaticPtr(p.Exp.Word); !ok || len(op) != 1 || !strings.Contains("QEUuLaAKk", op) {
+		if op, ok := staticPtr(p.Exp.Word); !ok || len(op) != 1 || !strings.Contains("QEUuLaAKk", op) {
 			return "${var@P} can run commands hidden in a variable"
 		}
 	}
 	return ""
 }
 
-func roIsAllIndex(x syntax.ArithmExpr) bool {
+func isAllIndex(x syntax.ArithmExpr) bool {
 	w, _ := x.(*syntax.Word)
-	v, ok := roStaticPtr(w)
+	v, ok := staticPtr(w)
 	return ok && (v == "@" || v == "*")
 }

@@ -14,7 +14,7 @@ func BenchmarkIsReadOnlyBash(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, c := range commands {
-			IsReadOnlyBash(c)
+			IsReadOnly(c)
 		}
 	}
 }

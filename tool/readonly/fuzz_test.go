@@ -70,7 +70,7 @@ func mustNotBeReadOnly(command string) string {
 			}
 			if fuzzWritePrograms[name] {
 				why = "write program " + name
-			} else if _, ok := readOnlyPrograms[name]; !ok {
+			} else if _, ok := programs[name]; !ok {
 				why = "program off the allowlist " + name
 			}
 		case *syntax.Redirect:
@@ -116,13 +116,13 @@ func FuzzIsReadOnlyBash(f *testing.F) {
 		f.Add(c)
 	}
 	f.Fuzz(func(t *testing.T, command string) {
-		reason := classifyBash(command) // not ClassifyBash: a panic must fail the test
-		readOnly := IsReadOnlyBash(command)
+		reason := classify(command) // not Classify: a panic must fail the test
+		readOnly := IsReadOnly(command)
 		if readOnly != (reason == "") {
-			t.Fatalf("IsReadOnlyBash(%q) = %v but classifyBash reason is %q", command, readOnly, reason)
+			t.Fatalf("IsReadOnly(%q) = %v but classify reason is %q", command, readOnly, reason)
 		}
 		if why := mustNotBeReadOnly(command); why != "" && readOnly {
-			t.Fatalf("IsReadOnlyBash(%q) = true despite %s", command, why)
+			t.Fatalf("IsReadOnly(%q) = true despite %s", command, why)
 		}
 	})
 }

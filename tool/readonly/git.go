@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// roGitGlobalFlags are the git options before the subcommand that neither
+// gitGlobalFlags are the git options before the subcommand that neither
 // run programs nor write. Absent on purpose: -c and --config-env (-c
 // core.pager=... runs anything), --exec-path=DIR (picks the programs git
 // runs), -p/--paginate (starts a pager), and every option that picks another
@@ -15,33 +15,33 @@ import (
 // brings its own config, and core.fsmonitor, core.sshCommand, filter and diff
 // drivers in a config run programs. Read-only git therefore only reads the
 // repository found from the working directory, whose .git is protected.
-var roGitGlobalFlags = []string{"--no-pager", "-P", "--bare", "--no-replace-objects",
+var gitGlobalFlags = []string{"--no-pager", "-P", "--bare", "--no-replace-objects",
 	"--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs",
 	"--no-optional-locks", "--no-advice"}
 
-// roGitSubcommands are the read-only git subcommands, each with its check.
+// gitSubcommands are the read-only git subcommands, each with its check.
 // They all deny --output, which log, show and diff use to write a file.
-var roGitSubcommands = map[string]func(sub string, args []roArg) string{
-	"status": roGitFlags, "log": roGitFlags, "diff": roGitFlags, "show": roGitFlags,
-	"blame": roGitFlags, "rev-parse": roGitFlags, "ls-files": roGitFlags, "ls-tree": roGitFlags,
-	"cat-file": roGitFlags, "describe": roGitFlags, "shortlog": roGitFlags, "rev-list": roGitFlags,
-	"merge-base": roGitFlags, "show-ref": roGitFlags, "version": roGitFlags,
-	"grep": func(sub string, args []roArg) string {
-		return roFlagReason(sub, args, "O", "open-files-in-pager", "output") // -O runs a program on the matches
+var gitSubcommands = map[string]func(sub string, args []arg) string{
+	"status": gitFlags, "log": gitFlags, "diff": gitFlags, "show": gitFlags,
+	"blame": gitFlags, "rev-parse": gitFlags, "ls-files": gitFlags, "ls-tree": gitFlags,
+	"cat-file": gitFlags, "describe": gitFlags, "shortlog": gitFlags, "rev-list": gitFlags,
+	"merge-base": gitFlags, "show-ref": gitFlags, "version": gitFlags,
+	"grep": func(sub string, args []arg) string {
+		return flagReason(sub, args, "O", "open-files-in-pager", "output") // -O runs a program on the matches
 	},
-	"branch": roGitListing("dDmMcCftu", "l", "delete", "move", "copy", "force", "track", "no-track",
+	"branch": gitListing("dDmMcCftu", "l", "delete", "move", "copy", "force", "track", "no-track",
 		"set-upstream", "set-upstream-to", "unset-upstream", "edit-description", "create-reflog", "recurse-submodules"),
-	"tag": roGitListing("adfsumFe", "ln", "annotate", "delete", "force", "sign", "local-user",
+	"tag": gitListing("adfsumFe", "ln", "annotate", "delete", "force", "sign", "local-user",
 		"message", "file", "edit", "create-reflog", "cleanup", "trailer"),
-	"remote":   roGitRemote,
-	"config":   roGitConfig,
-	"stash":    roGitSubcommand(false, "list", "show"),
-	"worktree": roGitSubcommand(false, "list"),
-	"reflog":   roGitSubcommand(true, "show"),
+	"remote":   gitRemote,
+	"config":   gitConfig,
+	"stash":    gitSubcommand(false, "list", "show"),
+	"worktree": gitSubcommand(false, "list"),
+	"reflog":   gitSubcommand(true, "show"),
 }
 
-// roGit checks git's global options, then the subcommand.
-func roGit(name string, args []roArg) (string, []roArg) {
+// gitCheck checks git's global options, then the subcommand.
+func gitCheck(name string, args []arg) (string, []arg) {
 	i := 0
 	for ; i < len(args); i++ {
 		v := args[i].val
@@ -50,7 +50,7 @@ func roGit(name string, args []roArg) (string, []roArg) {
 			return "git has an argument that is not a static word", nil
 		case !strings.HasPrefix(v, "-"):
 			sub := "git " + v
-			check, ok := roGitSubcommands[v]
+			check, ok := gitSubcommands[v]
 			if !ok {
 				return sub + " is not read-only", nil
 			}
@@ -59,7 +59,7 @@ func roGit(name string, args []roArg) (string, []roArg) {
 			return "", nil
 		case v == "--namespace":
 			i++ // a ref namespace, only read
-		case strings.HasPrefix(v, "--namespace=") || slices.Contains(roGitGlobalFlags, v):
+		case strings.HasPrefix(v, "--namespace=") || slices.Contains(gitGlobalFlags, v):
 		case v == "-C" || v == "--git-dir" || v == "--work-tree" ||
 			strings.HasPrefix(v, "--git-dir=") || strings.HasPrefix(v, "--work-tree=") || strings.HasPrefix(v, "-C"):
 			return fmt.Sprintf("git %s picks another repository, whose config can run programs", strings.SplitN(v, "=", 2)[0]), nil
@@ -70,17 +70,17 @@ func roGit(name string, args []roArg) (string, []roArg) {
 	return "git without a subcommand is not read-only", nil
 }
 
-func roGitFlags(sub string, args []roArg) string {
-	return roFlagReason(sub, args, "", "output")
+func gitFlags(sub string, args []arg) string {
+	return flagReason(sub, args, "", "output")
 }
 
-// roGitListing allows branch and tag only in list mode: with no operands, or
+// gitListing allows branch and tag only in list mode: with no operands, or
 // with an option that implies --list (then operands are patterns, not names
 // of refs to create).
-func roGitListing(denyShort, listShort string, denyLong ...string) func(string, []roArg) string {
+func gitListing(denyShort, listShort string, denyLong ...string) func(string, []arg) string {
 	listLong := []string{"list", "contains", "no-contains", "merged", "no-merged", "points-at"}
-	return func(sub string, args []roArg) string {
-		if r := roFlagReason(sub, args, denyShort, denyLong...); r != "" {
+	return func(sub string, args []arg) string {
+		if r := flagReason(sub, args, denyShort, denyLong...); r != "" {
 			return r
 		}
 		list, operands := false, false
@@ -107,9 +107,9 @@ func roGitListing(denyShort, listShort string, denyLong ...string) func(string, 
 	}
 }
 
-// roGitRemote allows listing remotes, get-url, and show -n (without -n, show
+// gitRemote allows listing remotes, get-url, and show -n (without -n, show
 // contacts the remote, which runs ssh or a remote helper).
-func roGitRemote(sub string, args []roArg) string {
+func gitRemote(sub string, args []arg) string {
 	for i, a := range args {
 		switch {
 		case !a.known:
@@ -131,9 +131,9 @@ func roGitRemote(sub string, args []roArg) string {
 	return ""
 }
 
-// roGitConfig allows git config only in a get or list mode.
-func roGitConfig(sub string, args []roArg) string {
-	if r := roFlagReason(sub, args, "e", "add", "unset", "unset-all", "replace-all",
+// gitConfig allows git config only in a get or list mode.
+func gitConfig(sub string, args []arg) string {
+	if r := flagReason(sub, args, "e", "add", "unset", "unset-all", "replace-all",
 		"rename-section", "remove-section", "edit"); r != "" {
 		return r
 	}
@@ -147,24 +147,24 @@ func roGitConfig(sub string, args []roArg) string {
 		return ""
 	}
 	// A lone section.key reads it; subcommands such as "edit" have no dot.
-	if ops := roOperands(args, ""); len(ops) == 1 && strings.Contains(ops[0].val, ".") && len(ops) == len(args) {
+	if ops := operandsOf(args, ""); len(ops) == 1 && strings.Contains(ops[0].val, ".") && len(ops) == len(args) {
 		return ""
 	}
 	return sub + " without --get or --list is not read-only"
 }
 
-// roGitSubcommand allows only the listed sub-subcommands (git worktree
+// gitSubcommand allows only the listed sub-subcommands (git worktree
 // list). bare says whether the command is also read-only when its first
 // argument is an option or absent: git reflog means git reflog show, but git
 // stash alone saves a stash.
-func roGitSubcommand(bare bool, allowed ...string) func(string, []roArg) string {
-	return func(sub string, args []roArg) string {
+func gitSubcommand(bare bool, allowed ...string) func(string, []arg) string {
+	return func(sub string, args []arg) string {
 		if bare && (len(args) == 0 || args[0].known && strings.HasPrefix(args[0].val, "-")) {
-			return roGitFlags(sub, args)
+			return gitFlags(sub, args)
 		}
 		if len(args) == 0 || !args[0].known || !slices.Contains(allowed, args[0].val) {
 			return sub + " is not read-only unless it only lists"
 		}
-		return roGitFlags(sub, args[1:])
+		return gitFlags(sub, args[1:])
 	}
 }

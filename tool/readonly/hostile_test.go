@@ -161,13 +161,13 @@ var hostileBashCommands = map[string]string{
 
 func TestReadOnlyHostileCorpus(t *testing.T) {
 	for cmd, want := range hostileBashCommands {
-		ok, reason := ClassifyBash(cmd)
+		ok, reason := Classify(cmd)
 		if ok {
-			t.Errorf("ClassifyBash(%q) = read-only; it is a trick", cmd)
+			t.Errorf("Classify(%q) = read-only; it is a trick", cmd)
 			continue
 		}
 		if !strings.Contains(reason, want) {
-			t.Errorf("ClassifyBash(%q) reason = %q, want it to mention %q", cmd, reason, want)
+			t.Errorf("Classify(%q) reason = %q, want it to mention %q", cmd, reason, want)
 		}
 	}
 }

@@ -6,10 +6,10 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// roNoPathPrograms take no file operands: their arguments are text, numbers or
+// noPathPrograms take no file operands: their arguments are text, numbers or
 // names, so they never read a file a path argument names. test and [ only check
 // that a file exists.
-var roNoPathPrograms = map[string]bool{
+var noPathPrograms = map[string]bool{
 	":": true, "true": true, "false": true, "echo": true, "printf": true, "pwd": true, "sleep": true,
 	"seq": true, "whoami": true, "id": true, "uname": true, "nproc": true, "hostname": true,
 	"basename": true, "dirname": true, "printenv": true, "exit": true, "return": true, "shift": true,
@@ -17,7 +17,7 @@ var roNoPathPrograms = map[string]bool{
 	"test": true, "[": true, "env": true, "ps": true,
 }
 
-// BashReadPaths returns the paths a command may read: every static argument of
+// ReadPaths returns the paths a command may read: every static argument of
 // its simple commands (programs that take no file operands excepted) and the
 // files of its input redirections, as written (relative, absolute, or starting
 // with ~; option values such as --file=/x and -f/x included). dynamic reports an
@@ -26,13 +26,13 @@ var roNoPathPrograms = map[string]bool{
 // that does not parse. The permission check uses it to confine read-only
 // commands to the working directories, as Claude Code does: "cat /etc/passwd"
 // only reads, but reads outside. It is pure and never panics.
-func BashReadPaths(command string) (paths []string, dynamic bool) {
+func ReadPaths(command string) (paths []string, dynamic bool) {
 	defer func() {
 		if recover() != nil {
 			paths, dynamic = nil, true
 		}
 	}()
-	if ShellTooBig(command) {
+	if TooBig(command) {
 		return nil, true
 	}
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
@@ -40,7 +40,7 @@ func BashReadPaths(command string) (paths []string, dynamic bool) {
 		return nil, true
 	}
 	add := func(w *syntax.Word, option bool) {
-		v, ok := roWord(w, true)
+		v, ok := wordValue(w, true)
 		switch {
 		case !ok:
 			dynamic = true
@@ -58,13 +58,13 @@ func BashReadPaths(command string) (paths []string, dynamic bool) {
 			if len(n.Args) == 0 {
 				return true
 			}
-			name, ok := roStatic(n.Args[0])
+			name, ok := static(n.Args[0])
 			if !ok {
 				dynamic = true
 				return true
 			}
 			name = name[strings.LastIndexByte(name, '/')+1:]
-			if roNoPathPrograms[name] {
+			if noPathPrograms[name] {
 				return true
 			}
 			if name == "xargs" {
@@ -72,7 +72,7 @@ func BashReadPaths(command string) (paths []string, dynamic bool) {
 			}
 			operands := false
 			for _, w := range n.Args[1:] {
-				v, ok := roWord(w, true)
+				v, ok := wordValue(w, true)
 				if ok && v == "--" {
 					operands = true
 					continue

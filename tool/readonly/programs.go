@@ -6,21 +6,21 @@ import (
 	"strings"
 )
 
-func roUniq(name string, args []roArg) (string, []roArg) {
-	if r := roFlagReason(name, args, ""); r != "" {
+func uniqCheck(name string, args []arg) (string, []arg) {
+	if r := flagReason(name, args, ""); r != "" {
 		return r, nil
 	}
-	if len(roOperands(args, "fsw", "skip-fields", "skip-chars", "check-chars")) > 1 {
+	if len(operandsOf(args, "fsw", "skip-fields", "skip-chars", "check-chars")) > 1 {
 		return "uniq writes its second operand", nil
 	}
 	return "", nil
 }
 
-func roDate(name string, args []roArg) (string, []roArg) {
-	if r := roFlagReason(name, args, "s", "set"); r != "" {
+func dateCheck(name string, args []arg) (string, []arg) {
+	if r := flagReason(name, args, "s", "set"); r != "" {
 		return r, nil
 	}
-	for _, op := range roOperands(args, "dfr", "date", "file", "reference") {
+	for _, op := range operandsOf(args, "dfr", "date", "file", "reference") {
 		if !op.known || !strings.HasPrefix(op.val, "+") {
 			return "date with an operand sets the clock", nil
 		}
@@ -28,28 +28,28 @@ func roDate(name string, args []roArg) (string, []roArg) {
 	return "", nil
 }
 
-func roHostname(name string, args []roArg) (string, []roArg) {
-	if r := roFlagReason(name, args, "Fb", "file", "boot"); r != "" {
+func hostnameCheck(name string, args []arg) (string, []arg) {
+	if r := flagReason(name, args, "Fb", "file", "boot"); r != "" {
 		return r, nil
 	}
-	if len(roOperands(args, "")) > 0 {
+	if len(operandsOf(args, "")) > 0 {
 		return "hostname with a name sets it", nil
 	}
 	return "", nil
 }
 
-// roPrintf rejects -v, which assigns through a name that may hold a
+// printfCheck rejects -v, which assigns through a name that may hold a
 // subscript Bash evaluates.
-func roPrintf(name string, args []roArg) (string, []roArg) {
+func printfCheck(name string, args []arg) (string, []arg) {
 	if len(args) > 0 && (!args[0].known || strings.HasPrefix(args[0].val, "-v")) {
 		return "printf -v or a computed format is not read-only", nil
 	}
 	return "", nil
 }
 
-// roTest rejects -v and -R on a name with a subscript: Bash evaluates it, so
+// testCheck rejects -v and -R on a name with a subscript: Bash evaluates it, so
 // [ -v 'a[$(rm x)]' ] runs rm.
-func roTest(name string, args []roArg) (string, []roArg) {
+func testCheck(name string, args []arg) (string, []arg) {
 	for i, a := range args {
 		if a.known && (a.val == "-v" || a.val == "-R") {
 			if i+1 >= len(args) || !args[i+1].known || strings.Contains(args[i+1].val, "[") {
@@ -60,9 +60,9 @@ func roTest(name string, args []roArg) (string, []roArg) {
 	return "", nil
 }
 
-// roSet allows the shell options a script sets for itself and positional
+// setCheck allows the shell options a script sets for itself and positional
 // parameters, but not options such as history that write files.
-func roSet(name string, args []roArg) (string, []roArg) {
+func setCheck(name string, args []arg) (string, []arg) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -84,9 +84,9 @@ func roSet(name string, args []roArg) (string, []roArg) {
 	return "", nil
 }
 
-// roRead allows read into plain names; a name with a subscript is evaluated
+// readCheck allows read into plain names; a name with a subscript is evaluated
 // (read 'a[$(rm x)]' runs rm).
-func roRead(name string, args []roArg) (string, []roArg) {
+func readCheck(name string, args []arg) (string, []arg) {
 	for _, a := range args {
 		if !a.known || strings.Contains(a.val, "[") {
 			return "read into a computed or subscripted name is not read-only", nil
@@ -95,8 +95,8 @@ func roRead(name string, args []roArg) (string, []roArg) {
 	return "", nil
 }
 
-// roEnv allows env only to print the environment, never to run a command.
-func roEnv(name string, args []roArg) (string, []roArg) {
+// envCheck allows env only to print the environment, never to run a command.
+func envCheck(name string, args []arg) (string, []arg) {
 	for i := 0; i < len(args); i++ {
 		v := args[i].val
 		switch {
@@ -114,22 +114,22 @@ func roEnv(name string, args []roArg) (string, []roArg) {
 	return "", nil
 }
 
-// roFindWriters are the find actions that delete, write files or run
+// findWriters are the find actions that delete, write files or run
 // programs.
-var roFindWriters = []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}
+var findWriters = []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}
 
-// roFindTests take a value that is never read as an action, so it may be
+// findTests take a value that is never read as an action, so it may be
 // unknown (find . -name "$pattern").
-var roFindTests = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
+var findTests = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
 	"-iregex", "-lname", "-ilname", "-newer", "-type", "-xtype", "-size", "-user", "-group", "-perm",
 	"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-maxdepth", "-mindepth", "-samefile"}
 
-func roFind(name string, args []roArg) (string, []roArg) {
+func findCheck(name string, args []arg) (string, []arg) {
 	for i, a := range args {
-		if !a.known && (i == 0 || !slices.Contains(roFindTests, args[i-1].val)) {
+		if !a.known && (i == 0 || !slices.Contains(findTests, args[i-1].val)) {
 			return "find has an argument that is not a static word", nil
 		}
-		if a.known && slices.Contains(roFindWriters, a.val) {
+		if a.known && slices.Contains(findWriters, a.val) {
 			return fmt.Sprintf("find %s is not read-only", a.val), nil
 		}
 	}

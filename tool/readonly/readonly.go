@@ -6,22 +6,22 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// IsReadOnlyBash reports whether command only reads: it parses as Bash, every
-// program it runs is on the read-only allowlist (readOnlyPrograms) with safe
+// IsReadOnly reports whether command only reads: it parses as Bash, every
+// program it runs is on the read-only allowlist (programs) with safe
 // flags, and nothing in it redirects output to a file, changes directory,
 // defines functions or runs code that is only known when it runs. The Bash
 // tool runs such commands in parallel and retries them after a lost worker.
-func IsReadOnlyBash(command string) bool {
-	readOnly, _ := ClassifyBash(command)
+func IsReadOnly(command string) bool {
+	readOnly, _ := Classify(command)
 	return readOnly
 }
 
-// ClassifyBash returns the verdict of IsReadOnlyBash and, when the command is
+// Classify returns the verdict of IsReadOnly and, when the command is
 // not read-only, a short human-readable reason such as "redirects output to a
 // file", "git push is not read-only", "unknown program \"foo\"" or "cannot
 // parse". It is pure and deterministic and never panics, because workflow
 // code calls it.
-func ClassifyBash(command string) (readOnly bool, reason string) {
+func Classify(command string) (readOnly bool, reason string) {
 	defer func() {
 		// The parser is third-party code; a panic in it must not take the
 		// workflow down, and "not read-only" is always the safe answer.
@@ -29,29 +29,29 @@ func ClassifyBash(command string) (readOnly bool, reason string) {
 			readOnly, reason = false, "cannot parse"
 		}
 	}()
-	reason = classifyBash(command)
+	reason = classify(command)
 	return reason == "", reason
 }
 
-// roMaxCommand and roMaxNesting bound the input before it reaches the
+// maxCommand and maxNesting bound the input before it reaches the
 // recursive parser: deep nesting such as 100,000 "(" takes it seconds and can
 // overflow the stack, which no recover catches. Real commands stay far below.
 const (
-	roMaxCommand = 64 << 10
-	roMaxNesting = 256
+	maxCommand = 64 << 10
+	maxNesting = 256
 )
 
-// ShellTooBig reports whether command is too long or too deeply nested to hand
+// TooBig reports whether command is too long or too deeply nested to hand
 // to the shell parser safely. Every caller of mvdan.cc/sh in workflow code (this
 // classifier, the permission rules) checks it first: such a command is treated as
 // unparsable.
-func ShellTooBig(command string) bool {
-	return len(command) > roMaxCommand || roTooDeep(command)
+func TooBig(command string) bool {
+	return len(command) > maxCommand || tooDeep(command)
 }
 
-// roTooDeep over-estimates how deeply command nests brackets and compound
+// tooDeep over-estimates how deeply command nests brackets and compound
 // commands, ignoring quotes.
-func roTooDeep(command string) bool {
+func tooDeep(command string) bool {
 	depth, word := 0, 0
 	for i := 0; i <= len(command); i++ {
 		c := byte(';')
@@ -74,17 +74,17 @@ func roTooDeep(command string) bool {
 		case ')', '}', ']':
 			depth = max(depth-1, 0)
 		}
-		if depth > roMaxNesting {
+		if depth > maxNesting {
 			return true
 		}
 	}
 	return false
 }
 
-// classifyBash returns "" for a read-only command, else the reason. It is the
-// panicking core of ClassifyBash, kept apart so that the fuzz test sees panics.
-func classifyBash(command string) string {
-	if ShellTooBig(command) {
+// classify returns "" for a read-only command, else the reason. It is the
+// panicking core of Classify, kept apart so that the fuzz test sees panics.
+func classify(command string) string {
+	if TooBig(command) {
 		return "command is too long or too deeply nested to check"
 	}
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).
@@ -101,14 +101,14 @@ func classifyBash(command string) string {
 		if reason != "" || n == nil {
 			return false
 		}
-		reason = roNodeReason(n)
+		reason = nodeReason(n)
 		return reason == ""
 	})
 	return reason
 }
 
-// roNodeReason judges one node on its own; its children are judged by Walk.
-func roNodeReason(n syntax.Node) string {
+// nodeReason judges one node on its own; its children are judged by Walk.
+func nodeReason(n syntax.Node) string {
 	switch n := n.(type) {
 	case *syntax.Stmt:
 		if n.Coprocess || n.Disown {
@@ -118,15 +118,15 @@ func roNodeReason(n syntax.Node) string {
 		if len(n.Args) == 0 {
 			return "" // a bare assignment only changes the shell's own variables
 		}
-		argv := make([]roArg, len(n.Args))
+		argv := make([]arg, len(n.Args))
 		for i, w := range n.Args {
-			argv[i].val, argv[i].known = roStatic(w)
+			argv[i].val, argv[i].known = static(w)
 		}
-		return roArgvReason(argv)
+		return argvReason(argv)
 	case *syntax.Redirect:
-		return roRedirectReason(n)
+		return redirectReason(n)
 	case *syntax.Assign:
-		return roAssignReason(n)
+		return assignReason(n)
 	case *syntax.DeclClause:
 		switch v := n.Variant.Value; v {
 		case "export", "local", "readonly":
@@ -146,34 +146,34 @@ func roNodeReason(n syntax.Node) string {
 	case *syntax.TestDecl:
 		return "defines a test"
 	case *syntax.ParamExp:
-		return roParamReason(n)
+		return paramReason(n)
 	case *syntax.ArithmExp:
-		return roArithReason(n.X)
+		return arithReason(n.X)
 	case *syntax.ArithmCmd:
-		return roArithReason(n.X)
+		return arithReason(n.X)
 	case *syntax.LetClause:
 		for _, x := range n.Exprs {
-			if r := roArithReason(x); r != "" {
+			if r := arithReason(x); r != "" {
 				return r
 			}
 		}
 	case *syntax.CStyleLoop:
-		return roFirst(roArithReason(n.Init), roArithReason(n.Cond), roArithReason(n.Post))
+		return firstReason(arithReason(n.Init), arithReason(n.Cond), arithReason(n.Post))
 	case *syntax.ArrayElem:
-		return roArithReason(n.Index)
+		return arithReason(n.Index)
 	case *syntax.BinaryTest:
 		if n.Op >= syntax.TsEql && n.Op <= syntax.TsGtr { // -eq ... -gt evaluate arithmetic
 			x, _ := n.X.(*syntax.Word)
 			y, _ := n.Y.(*syntax.Word)
 			if x == nil || y == nil {
-				return roArithTaint
+				return arithTaint
 			}
-			return roFirst(roArithReason(x), roArithReason(y))
+			return firstReason(arithReason(x), arithReason(y))
 		}
 	case *syntax.UnaryTest:
 		if n.Op == syntax.TsVarSet || n.Op == syntax.TsRefVar {
 			w, _ := n.X.(*syntax.Word)
-			if v, ok := roStaticPtr(w); !ok || strings.Contains(v, "[") {
+			if v, ok := staticPtr(w); !ok || strings.Contains(v, "[") {
 				return "[[ -v ]] with a subscript can run commands"
 			}
 		}

@@ -271,11 +271,11 @@ func TestIsReadOnlyBashReadOnly(t *testing.T) {
 		t.Fatalf("only %d read-only cases", len(readOnlyBashCommands))
 	}
 	for _, cmd := range readOnlyBashCommands {
-		if ok, reason := ClassifyBash(cmd); !ok {
-			t.Errorf("ClassifyBash(%q) = false, %q; want read-only", cmd, reason)
+		if ok, reason := Classify(cmd); !ok {
+			t.Errorf("Classify(%q) = false, %q; want read-only", cmd, reason)
 		}
-		if !IsReadOnlyBash(cmd) {
-			t.Errorf("IsReadOnlyBash(%q) = false, want true", cmd)
+		if !IsReadOnly(cmd) {
+			t.Errorf("IsReadOnly(%q) = false, want true", cmd)
 		}
 	}
 }
@@ -285,13 +285,13 @@ func TestIsReadOnlyBashNotReadOnly(t *testing.T) {
 		t.Fatalf("only %d not-read-only cases", len(notReadOnlyBashCommands))
 	}
 	for cmd, want := range notReadOnlyBashCommands {
-		ok, reason := ClassifyBash(cmd)
-		if ok || IsReadOnlyBash(cmd) {
-			t.Errorf("ClassifyBash(%q) = read-only, want not read-only", cmd)
+		ok, reason := Classify(cmd)
+		if ok || IsReadOnly(cmd) {
+			t.Errorf("Classify(%q) = read-only, want not read-only", cmd)
 			continue
 		}
 		if reason == "" || !strings.Contains(reason, want) {
-			t.Errorf("ClassifyBash(%q) reason = %q, want it to mention %q", cmd, reason, want)
+			t.Errorf("Classify(%q) reason = %q, want it to mention %q", cmd, reason, want)
 		}
 	}
 }

@@ -5,30 +5,30 @@ import (
 	"strings"
 )
 
-// roSedLong are GNU sed's long options; abbreviations resolve against them
+// sedLong are GNU sed's long options; abbreviations resolve against them
 // as getopt_long does, so --in cannot sneak past as --in-place.
-var roSedLong = []string{"quiet", "silent", "regexp-extended", "separate", "null-data", "unbuffered",
+var sedLong = []string{"quiet", "silent", "regexp-extended", "separate", "null-data", "unbuffered",
 	"posix", "debug", "binary", "follow-symlinks", "zero-terminated", "help", "version", "sandbox",
 	"expression", "file", "in-place", "line-length"}
 
-// roSed allows sed without -i whose scripts have no w, W or e command and no
+// sedCheck allows sed without -i whose scripts have no w, W or e command and no
 // s///w or s///e flag. A script from -f cannot be read, so it is refused
 // unless --sandbox makes sed itself refuse those commands.
-func roSed(name string, args []roArg) (string, []roArg) {
-	var scripts, operands []roArg
+func sedCheck(name string, args []arg) (string, []arg) {
+	var scripts, operands []arg
 	sandbox, fromFile, dashes := false, false, false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		v := a.val
-		value := func(attached string, ok bool) roArg {
+		value := func(attached string, ok bool) arg {
 			if ok {
-				return roArg{val: attached, known: true}
+				return arg{val: attached, known: true}
 			}
 			i++
 			if i < len(args) {
 				return args[i]
 			}
-			return roArg{}
+			return arg{}
 		}
 		switch {
 		case dashes || a.known && (v == "-" || !strings.HasPrefix(v, "-")):
@@ -39,7 +39,7 @@ func roSed(name string, args []roArg) (string, []roArg) {
 			dashes = true
 		case strings.HasPrefix(v, "--"):
 			opt, val, hasVal := strings.Cut(v[2:], "=")
-			switch roLongMatch(opt, roSedLong) {
+			switch longMatch(opt, sedLong) {
 			case "expression":
 				scripts = append(scripts, value(val, hasVal))
 			case "file":
@@ -87,16 +87,16 @@ func roSed(name string, args []roArg) (string, []roArg) {
 		if !s.known {
 			return "sed script is not a static word", nil
 		}
-		if r := roSedScriptReason(s.val); r != "" {
+		if r := sedScriptReason(s.val); r != "" {
 			return r, nil
 		}
 	}
 	return "", nil
 }
 
-// roLongMatch resolves a possibly abbreviated long option, "" when it is
+// longMatch resolves a possibly abbreviated long option, "" when it is
 // unknown or ambiguous.
-func roLongMatch(opt string, names []string) string {
+func longMatch(opt string, names []string) string {
 	match := ""
 	for _, n := range names {
 		if n == opt {
@@ -112,19 +112,19 @@ func roLongMatch(opt string, names []string) string {
 	return match
 }
 
-// roSedScriptReason returns why a sed script may write or run a program. A
+// sedScriptReason returns why a sed script may write or run a program. A
 // script without the letters w, W and e cannot; otherwise it is scanned twice,
 // once as GNU sed reads it and once more naively (delimiters inside [...]
 // end a regex, a/i/c text ends at ';'), and must be safe both ways, so that a
 // slip in modelling sed's grammar makes the answer stricter, never looser.
-func roSedScriptReason(script string) string {
+func sedScriptReason(script string) string {
 	if !strings.ContainsAny(script, "wWe") {
 		return ""
 	}
-	return roFirst(roSedScan(script, true), roSedScan(script, false))
+	return firstReason(sedScan(script, true), sedScan(script, false))
 }
 
-func roSedScan(s string, gnu bool) string {
+func sedScan(s string, gnu bool) string {
 	const unclear = "sed script is not understood"
 	i := 0
 	skip := func(chars string) {

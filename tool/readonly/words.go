@@ -7,13 +7,13 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// roAssignReason allows assignments, which only change the shell's variables,
+// assignReason allows assignments, which only change the shell's variables,
 // except to the variables that make the shell or an allowed program run other
 // code (PATH picks what "ls" means, GIT_PAGER runs a program, PS4 is expanded
 // under set -x, GIT_TRACE names a file to write).
-func roAssignReason(a *syntax.Assign) string {
+func assignReason(a *syntax.Assign) string {
 	if a.Index != nil {
-		if r := roArithReason(a.Index); r != "" {
+		if r := arithReason(a.Index); r != "" {
 			return r
 		}
 	}
@@ -25,19 +25,19 @@ func roAssignReason(a *syntax.Assign) string {
 		// GIT_PAGER=cat is the common way to keep git from paging.
 		v, ok := "", true
 		if a.Value != nil {
-			v, ok = roStatic(a.Value)
+			v, ok = static(a.Value)
 		}
 		if ok && (v == "" || v == "cat") {
 			return ""
 		}
 	}
-	if roRiskyVariable(name) {
+	if riskyVariable(name) {
 		return fmt.Sprintf("setting %s can make programs run other programs", name)
 	}
 	return ""
 }
 
-func roRiskyVariable(name string) bool {
+func riskyVariable(name string) bool {
 	switch name {
 	case "PATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS0", "PS1", "PS2", "PS3", "PS4",
 		"PROMPT_COMMAND", "HOME", "XDG_CONFIG_HOME", "EDITOR", "VISUAL", "LESSOPEN", "LESSCLOSE",
@@ -54,14 +54,14 @@ func roRiskyVariable(name string) bool {
 	return strings.HasSuffix(name, "PAGER")
 }
 
-// roRedirectReason allows reading redirections and fd duplication, and output
+// redirectReason allows reading redirections and fd duplication, and output
 // only to the devices that are not files.
-func roRedirectReason(r *syntax.Redirect) string {
+func redirectReason(r *syntax.Redirect) string {
 	switch r.Op {
 	case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
 		return ""
 	case syntax.DplIn, syntax.DplOut:
-		if v, ok := roStaticPtr(r.Word); ok && roIsFD(v) {
+		if v, ok := staticPtr(r.Word); ok && isFD(v) {
 			return ""
 		}
 		if r.Op == syntax.DplIn {
@@ -69,39 +69,39 @@ func roRedirectReason(r *syntax.Redirect) string {
 		}
 		// ">& word" with a non-number word sends stdout and stderr to a file.
 	}
-	switch v, _ := roStaticPtr(r.Word); v {
+	switch v, _ := staticPtr(r.Word); v {
 	case "/dev/null", "/dev/stdout", "/dev/stderr":
 		return ""
 	}
 	return "redirects output to a file"
 }
 
-func roIsFD(s string) bool {
+func isFD(s string) bool {
 	s = strings.TrimSuffix(s, "-") // 3>&1- moves rather than copies
 	return s == "" || strings.Trim(s, "0123456789") == ""
 }
 
-// roStaticPtr is roStatic for a word that may be absent.
-func roStaticPtr(w *syntax.Word) (string, bool) {
+// staticPtr is static for a word that may be absent.
+func staticPtr(w *syntax.Word) (string, bool) {
 	if w == nil {
 		return "", false
 	}
-	return roStatic(w)
+	return static(w)
 }
 
-// roStatic returns the single value word stands for after quote removal, and
+// static returns the single value word stands for after quote removal, and
 // false when that depends on the run: parameters, command output, arithmetic,
 // brace lists ({-o,x} is two words), $'...' escapes, and globs that can match
 // a file named like an option: "rg foo *" with a file named --pre=./x.sh in the
 // directory runs x.sh, so a word starting with an unquoted *, ? or [ is unknown.
 // Other globs (src/*.go, ./*) count as known.
-func roStatic(w *syntax.Word) (string, bool) { return roWord(w, false) }
+func static(w *syntax.Word) (string, bool) { return wordValue(w, false) }
 
-// roWord is roStatic; with globs true, a glob word is known as its pattern
+// wordValue is static; with globs true, a glob word is known as its pattern
 // whatever it starts with (for paths, where "*.go" stays in the directory).
-func roWord(w *syntax.Word, globs bool) (string, bool) {
+func wordValue(w *syntax.Word, globs bool) (string, bool) {
 	if len(w.Parts) == 1 {
-		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, `\{`) && (globs || !roHasGlob(l.Value)) {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, `\{`) && (globs || !hasGlob(l.Value)) {
 			return l.Value, true // the common case, without allocating
 		}
 	}
@@ -114,11 +114,11 @@ func roWord(w *syntax.Word, globs bool) (string, bool) {
 				(strings.Contains(p.Value[i:], ",") || strings.Contains(p.Value[i:], "..")) {
 				return "", false
 			}
-			if !globs && b.Len() == 0 && roGlobFirst(p.Value) {
+			if !globs && b.Len() == 0 && globFirst(p.Value) {
 				return "", false // may match a file named like an option
 			}
-			glob = glob || roHasGlob(p.Value)
-			roUnescape(&b, p.Value, "")
+			glob = glob || hasGlob(p.Value)
+			unescape(&b, p.Value, "")
 		case *syntax.SglQuoted:
 			if p.Dollar && strings.Contains(p.Value, `\`) {
 				return "", false
@@ -130,7 +130,7 @@ func roWord(w *syntax.Word, globs bool) (string, bool) {
 				if !ok {
 					return "", false
 				}
-				roUnescape(&b, l.Value, "$`\"\\\n")
+				unescape(&b, l.Value, "$`\"\\\n")
 			}
 		default:
 			return "", false
@@ -143,9 +143,9 @@ func roWord(w *syntax.Word, globs bool) (string, bool) {
 	return v, true
 }
 
-// roHasGlob reports whether s has a pattern character: * or ?, or [ with a
+// hasGlob reports whether s has a pattern character: * or ?, or [ with a
 // ] after it (a lone [ is literal, as in "[ -f x ]").
-func roHasGlob(s string) bool {
+func hasGlob(s string) bool {
 	if strings.ContainsAny(s, "*?") {
 		return true
 	}
@@ -153,15 +153,15 @@ func roHasGlob(s string) bool {
 	return i >= 0 && strings.IndexByte(s[i+1:], ']') >= 0
 }
 
-// roGlobFirst reports whether s starts with a pattern character, so that the
+// globFirst reports whether s starts with a pattern character, so that the
 // first byte of what it matches is not known.
-func roGlobFirst(s string) bool {
+func globFirst(s string) bool {
 	return s != "" && (s[0] == '*' || s[0] == '?' || s[0] == '[' && strings.IndexByte(s[1:], ']') >= 0)
 }
 
-// roUnescape writes s with backslash escapes removed; escapable lists the
+// unescape writes s with backslash escapes removed; escapable lists the
 // characters a backslash escapes, "" meaning all (as outside quotes).
-func roUnescape(b *strings.Builder, s, escapable string) {
+func unescape(b *strings.Builder, s, escapable string) {
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\\' && i+1 < len(s) {
 			next := s[i+1]

@@ -6,11 +6,11 @@ import (
 	"strings"
 )
 
-// roWrapper checks a wrapper that runs the command following its options and
+// wrapper checks a wrapper that runs the command following its options and
 // skip further operands (timeout's duration). flagOpts take no value;
 // valueOpts take one, separate or attached (-n5, --adjustment=5).
-func roWrapper(skip int, flagOpts, valueOpts []string) roCheck {
-	return func(name string, args []roArg) (string, []roArg) {
+func wrapper(skip int, flagOpts, valueOpts []string) argCheck {
+	return func(name string, args []arg) (string, []arg) {
 		i := 0
 	options:
 		for ; i < len(args); i++ {
@@ -41,9 +41,9 @@ func roWrapper(skip int, flagOpts, valueOpts []string) roCheck {
 	}
 }
 
-// roCommand allows command -v/-V (a lookup) and command CMD when CMD is
+// commandCheck allows command -v/-V (a lookup) and command CMD when CMD is
 // read-only.
-func roCommand(name string, args []roArg) (string, []roArg) {
+func commandCheck(name string, args []arg) (string, []arg) {
 	for i, a := range args {
 		switch {
 		case !a.known:
@@ -61,18 +61,18 @@ func roCommand(name string, args []roArg) (string, []roArg) {
 	return "", nil
 }
 
-// roXargsOptions maps xargs' long options to whether they take a value:
+// xargsOptions maps xargs' long options to whether they take a value:
 // 0 never, 1 only attached (--eof=x), 2 always.
-var roXargsOptions = map[string]int{
+var xargsOptions = map[string]int{
 	"null": 0, "no-run-if-empty": 0, "verbose": 0, "interactive": 0, "exit": 0, "open-tty": 0,
 	"show-limits": 0, "eof": 1, "replace": 1, "max-lines": 1, "arg-file": 2, "delimiter": 2,
 	"max-args": 2, "max-procs": 2, "max-chars": 2, "process-slot-var": 2,
 }
 
-// roXargs checks the command xargs runs. Its arguments come from input, so
+// xargsCheck checks the command xargs runs. Its arguments come from input, so
 // the command is checked with one more unknown argument: "xargs grep x"
 // passes, "xargs sort" does not (the input could say -o file).
-func roXargs(name string, args []roArg) (string, []roArg) {
+func xargsCheck(name string, args []arg) (string, []arg) {
 	i := 0
 options:
 	for ; i < len(args); i++ {
@@ -87,7 +87,7 @@ options:
 			break options
 		case strings.HasPrefix(v, "--"):
 			opt, _, hasValue := strings.Cut(v[2:], "=")
-			takes, ok := roXargsOptions[opt]
+			takes, ok := xargsOptions[opt]
 			if !ok || takes == 0 && hasValue {
 				return fmt.Sprintf("xargs option %s is not allowed", v), nil
 			}
@@ -112,9 +112,9 @@ options:
 			}
 		}
 	}
-	inner := []roArg{{val: "echo", known: true}}
+	inner := []arg{{val: "echo", known: true}}
 	if i < len(args) {
 		inner = slices.Clone(args[i:])
 	}
-	return "", append(inner, roArg{})
+	return "", append(inner, arg{})
 }
