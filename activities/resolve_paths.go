@@ -4,7 +4,7 @@ import (
 	"context"
 	"slices"
 
-	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/settings"
 )
 
 // ResolvePathsActivityName is the activity type of ResolvePaths.
@@ -35,7 +35,7 @@ func (a *Activities) ResolvePaths(ctx context.Context, req ResolveRequest) (Reso
 	}
 	for _, p := range req.Paths {
 		add(p)
-		r, err := hooks.Resolve(p)
+		r, err := settings.Resolve(p)
 		if err != nil {
 			// A link loop or an unreadable link: the path as given is still
 			// checked, and the tool itself will fail on it.

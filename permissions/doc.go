@@ -10,8 +10,9 @@
 // must give the same Decision on every replay: the package does no I/O, reads
 // no clock, starts no goroutines and never lets map order leak into a result.
 // Whatever needs the filesystem (making paths absolute, resolving ".." and
-// symbolic links, finding the home directory) is done by the caller in an
-// activity and passed in through Request and Policy.
+// symbolic links, finding the home directory, reading settings files) is done by
+// the caller, in an activity or in package settings, and passed in through Request
+// and Policy: nothing here imports os or io/fs.
 //
 // Rules are parsed once with ParseRule; a Rule marshals to and from its text,
 // so a Policy travels through Temporal payloads as plain JSON.

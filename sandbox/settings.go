@@ -82,7 +82,7 @@ func (s *Settings) Excluded(command string) bool {
 }
 
 // Load reads the "sandbox" section of the settings files (lowest precedence
-// first, as hooks.Settings.Files lists them) and merges them: a boolean comes
+// first, as settings.Settings.Files lists them) and merges them: a boolean comes
 // from the highest file that sets it, lists concatenate. Relative paths are taken
 // from projectDir, "~/" from the home directory, "//x" is "/x". It returns nil
 // when no file has a sandbox section. A malformed section is an error naming the

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/permissions"
 )
 
@@ -57,7 +58,7 @@ type (
 
 type parsedFile struct {
 	file            string
-	hooks           Config
+	hooks           hooks.Config
 	perms           Permissions
 	disableAllHooks bool
 	warnings        []string
@@ -92,10 +93,10 @@ func (pf *parsedFile) parseHooks(data []byte, events map[string]json.RawMessage)
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		if slices.Contains(Events, Event(name)) {
+		if slices.Contains(hooks.Events, hooks.Event(name)) {
 			continue
 		}
-		for _, e := range Events {
+		for _, e := range hooks.Events {
 			if strings.EqualFold(name, string(e)) {
 				return at(pf.file, data, fmt.Sprintf("hooks.%s: event names are case-sensitive; did you mean %s?", name, e), "hooks", name)
 			}
@@ -107,31 +108,31 @@ func (pf *parsedFile) parseHooks(data []byte, events map[string]json.RawMessage)
 		return decodeError(pf.file, data, err)
 	}
 	h := &w.Hooks
-	lists := map[Event][]wireGroup{
-		PreToolUse: h.PreToolUse, PostToolUse: h.PostToolUse, PostToolUseFailure: h.PostToolUseFailure,
-		PermissionRequest: h.PermissionRequest, Notification: h.Notification, UserPromptSubmit: h.UserPromptSubmit,
-		Stop: h.Stop, SubagentStop: h.SubagentStop, SessionStart: h.SessionStart, SessionEnd: h.SessionEnd,
-		PreCompact: h.PreCompact,
+	lists := map[hooks.Event][]wireGroup{
+		hooks.PreToolUse: h.PreToolUse, hooks.PostToolUse: h.PostToolUse, hooks.PostToolUseFailure: h.PostToolUseFailure,
+		hooks.PermissionRequest: h.PermissionRequest, hooks.Notification: h.Notification, hooks.UserPromptSubmit: h.UserPromptSubmit,
+		hooks.Stop: h.Stop, hooks.SubagentStop: h.SubagentStop, hooks.SessionStart: h.SessionStart, hooks.SessionEnd: h.SessionEnd,
+		hooks.PreCompact: h.PreCompact,
 	}
-	for _, e := range Events { // in a fixed order, not the map's
+	for _, e := range hooks.Events { // in a fixed order, not the map's
 		gs, err := pf.groups(data, e, lists[e])
 		if err != nil {
 			return err
 		}
-		pf.hooks.add(e, gs)
+		pf.hooks.Add(e, gs...)
 	}
 	return nil
 }
 
 // groups checks one event's groups: matchers compile, commands are not empty,
 // timeouts are positive. Hooks of other types are skipped with a warning.
-func (pf *parsedFile) groups(data []byte, e Event, wgs []wireGroup) ([]Group, error) {
-	var out []Group
+func (pf *parsedFile) groups(data []byte, e hooks.Event, wgs []wireGroup) ([]hooks.Group, error) {
+	var out []hooks.Group
 	for i, wg := range wgs {
-		if err := CheckMatcher(wg.Matcher); err != nil {
+		if err := hooks.CheckMatcher(wg.Matcher); err != nil {
 			return nil, at(pf.file, data, fmt.Sprintf("hooks.%s[%d]: %v", e, i, err), "hooks", string(e), i, "matcher")
 		}
-		g := Group{Matcher: wg.Matcher}
+		g := hooks.Group{Matcher: wg.Matcher}
 		for j, h := range wg.Hooks {
 			where := fmt.Sprintf("hooks.%s[%d].hooks[%d]", e, i, j)
 			path := []any{"hooks", string(e), i, "hooks", j}
@@ -142,7 +143,7 @@ func (pf *parsedFile) groups(data []byte, e Event, wgs []wireGroup) ([]Group, er
 			if strings.TrimSpace(h.Command) == "" {
 				return nil, at(pf.file, data, where+": command is empty", path...)
 			}
-			c := Command{Command: h.Command}
+			c := hooks.Command{Command: h.Command}
 			if h.Timeout != nil {
 				if *h.Timeout <= 0 {
 					return nil, at(pf.file, data, fmt.Sprintf("%s: timeout must be a positive number of seconds, not %v", where, *h.Timeout), append(path, "timeout")...)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/permissions"
 )
 
@@ -25,7 +26,7 @@ type LoadOptions struct {
 
 // Settings is the merged result of the settings files.
 type Settings struct {
-	Hooks       Config
+	Hooks       hooks.Config
 	Permissions Permissions
 	// Files are the files read, lowest precedence first.
 	Files []string
@@ -91,7 +92,7 @@ func Load(opts LoadOptions) (Settings, error) {
 		disabled = disabled || pf.disableAllHooks
 	}
 	if disabled {
-		s.Hooks = Config{}
+		s.Hooks = hooks.Config{}
 	}
 	return s, nil
 }
@@ -111,8 +112,8 @@ func defaultUserDir() string {
 func (s *Settings) merge(pf parsedFile) {
 	s.Files = append(s.Files, pf.file)
 	s.Warnings = append(s.Warnings, pf.warnings...)
-	for _, e := range Events {
-		s.Hooks.add(e, pf.hooks.Groups(e))
+	for _, e := range hooks.Events {
+		s.Hooks.Add(e, pf.hooks.Groups(e)...)
 	}
 	p := &s.Permissions
 	p.Allow = append(p.Allow, pf.perms.Allow...)

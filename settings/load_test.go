@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/permissions"
 )
 
@@ -43,14 +44,14 @@ func TestLoadMergesWithPrecedence(t *testing.T) {
 	if len(s.Files) != 3 || !strings.HasSuffix(s.Files[2], "settings.local.json") {
 		t.Fatalf("files %v", s.Files)
 	}
-	pre := s.Hooks.Select(PreToolUse, "Bash")
+	pre := s.Hooks.Select(hooks.PreToolUse, "Bash")
 	if len(pre) != 2 || pre[0].Command != "user-hook" || pre[1].Command != "project-hook" || pre[1].Timeout != 5 {
 		t.Fatalf("PreToolUse hooks %+v", pre)
 	}
-	if stop := s.Hooks.Select(Stop, ""); len(stop) != 1 || stop[0].Command != "stop-hook" {
+	if stop := s.Hooks.Select(hooks.Stop, ""); len(stop) != 1 || stop[0].Command != "stop-hook" {
 		t.Fatalf("Stop hooks %+v", stop)
 	}
-	if post := s.Hooks.Select(PostToolUse, "Read"); len(post) != 1 || post[0].Command != "local-post" {
+	if post := s.Hooks.Select(hooks.PostToolUse, "Read"); len(post) != 1 || post[0].Command != "local-post" {
 		t.Fatalf("PostToolUse hooks %+v", post)
 	}
 	p := s.Permissions
@@ -89,7 +90,7 @@ func TestLoadExplicitFileOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Hooks.Select(PreToolUse, "Read"); len(got) != 1 || got[0].Command != "explicit" {
+	if got := s.Hooks.Select(hooks.PreToolUse, "Read"); len(got) != 1 || got[0].Command != "explicit" {
 		t.Fatalf("hooks %+v", got)
 	}
 	if _, err := Load(LoadOptions{File: filepath.Join(t.TempDir(), "missing.json")}); err == nil {

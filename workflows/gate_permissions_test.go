@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/permissions"
+	"github.com/toolpipe/toolpipe/settings"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -18,7 +19,7 @@ import (
 // unanswered question becomes a denial within the test.
 func policy(t *testing.T, work string, mode permissions.Mode, allow, deny, ask []string, dirs ...string) *workflows.TurnSettings {
 	t.Helper()
-	s := hooks.Settings{Permissions: hooks.Permissions{Set: true, DefaultMode: mode, HasMode: true, AdditionalDirectories: dirs}}
+	s := settings.Settings{Permissions: settings.Permissions{Set: true, DefaultMode: mode, HasMode: true, AdditionalDirectories: dirs}}
 	for _, l := range []struct {
 		rules []string
 		dst   *[]permissions.Rule
@@ -31,7 +32,7 @@ func policy(t *testing.T, work string, mode permissions.Mode, allow, deny, ask [
 			*l.dst = append(*l.dst, r)
 		}
 	}
-	pol, err := s.Policy(hooks.PolicyOptions{WorkDir: work})
+	pol, err := s.Policy(settings.PolicyOptions{WorkDir: work})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/mcptools"
 	"github.com/toolpipe/toolpipe/sandbox"
+	"github.com/toolpipe/toolpipe/settings"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -19,7 +20,7 @@ import (
 // be enforced, so such a turn runs exactly as one without settings. A malformed file
 // is bad input (exit 2), named with its line and column.
 func turnSettings(cfg config.Config, warn io.Writer) (*workflows.TurnSettings, error) {
-	s, err := hooks.Load(hooks.LoadOptions{File: cfg.Settings, ProjectDir: cfg.Workdir})
+	s, err := settings.Load(settings.LoadOptions{File: cfg.Settings, ProjectDir: cfg.Workdir})
 	if err != nil {
 		return nil, badInputError{err}
 	}
@@ -30,7 +31,7 @@ func turnSettings(cfg config.Config, warn io.Writer) (*workflows.TurnSettings, e
 	if cfg.PermissionModeSet {
 		mode = cfg.PermissionMode
 	}
-	pol, err := s.Policy(hooks.PolicyOptions{WorkDir: cfg.Workdir, Mode: mode})
+	pol, err := s.Policy(settings.PolicyOptions{WorkDir: cfg.Workdir, Mode: mode})
 	if err != nil {
 		return nil, badInputError{err}
 	}
