@@ -14,7 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/toolpipe/toolpipe/persistence"
+	"github.com/toolpipe/toolpipe/persisted"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -56,7 +56,7 @@ func (a *Activities) Read(ctx context.Context, call tool.Call) (tool.Output, err
 		return useErrorOutput("%s", msg)
 	}
 	if !in.Ranged() && !in.AllowLarge && st.Size() > readMaxFileBytes {
-		return errorOutput("File content (%s) exceeds maximum allowed size (256KB). Use offset and limit parameters to read specific portions of the file, or search for specific content instead of reading the whole file. To read it anyway, up to what still fits in your context, call Read again with allow_large: true — only if you genuinely need all of it or the user asked for the whole file.", persistence.FormatSize(st.Size()))
+		return errorOutput("File content (%s) exceeds maximum allowed size (256KB). Use offset and limit parameters to read specific portions of the file, or search for specific content instead of reading the whole file. To read it anyway, up to what still fits in your context, call Read again with allow_large: true — only if you genuinely need all of it or the user asked for the whole file.", persisted.FormatSize(st.Size()))
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/budget"
 	"github.com/toolpipe/toolpipe/conversation"
-	"github.com/toolpipe/toolpipe/persistence"
+	"github.com/toolpipe/toolpipe/persisted"
 )
 
 // AppendMessages stores budgeted messages of a session: first the full text of each
@@ -92,7 +92,7 @@ func storeFailure(err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, persistence.ErrInvalidName) {
+	if errors.Is(err, persisted.ErrInvalidName) {
 		return temporal.NewApplicationErrorWithOptions("conversation store: "+err.Error(), ErrConversationStore,
 			temporal.ApplicationErrorOptions{NonRetryable: true})
 	}

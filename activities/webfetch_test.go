@@ -10,7 +10,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
-	"github.com/toolpipe/toolpipe/persistence"
+	"github.com/toolpipe/toolpipe/persisted"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/webfetch"
 )
@@ -85,7 +85,7 @@ func TestWebFetchReportsCrossHostRedirect(t *testing.T) {
 func TestWebFetchLargePagePersisted(t *testing.T) {
 	s := webSite(t)
 	out := fetch(t, webActs(t, WebFetchConfig{AllowPrivate: true}), s.URL+"/big", "p")
-	if out.IsError || !strings.HasPrefix(out.Content, persistence.PersistedOutputTag) || len(out.Content) > 10_000 {
+	if out.IsError || !strings.HasPrefix(out.Content, persisted.Tag) || len(out.Content) > 10_000 {
 		t.Fatalf("got %d chars: %.300s", len(out.Content), out.Content)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/toolpipe/toolpipe/persisted"
 )
 
 // This file generates conversations for the property tests: seeded, so every failure
@@ -18,7 +20,7 @@ const propBudget = 1000
 // results that need replacing.
 func tagStub(id, content string) string {
 	return fmt.Sprintf("%s\nOutput too large (%d B). Full output saved to: /s/%s.txt\n</persisted-output>",
-		PersistedOutputTag, len(content), id)
+		persisted.Tag, len(content), id)
 }
 
 // plainStub stays a budget candidate after replacement, which the tagged one does not.
@@ -118,7 +120,7 @@ func (g *convGen) result(group []string) Block {
 	}
 	text := g.text(g.size())
 	if g.r.IntN(20) == 0 {
-		text = PersistedOutputTag + "\npreview\n</persisted-output>"
+		text = persisted.Tag + "\npreview\n" + persisted.ClosingTag
 	}
 	return Block{Type: BlockToolResult, ToolUseID: id, Text: text, IsError: g.r.IntN(10) == 0}
 }

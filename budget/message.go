@@ -3,6 +3,8 @@ package budget
 import (
 	"iter"
 	"strings"
+
+	"github.com/toolpipe/toolpipe/persisted"
 )
 
 // Roles and block types the budget distinguishes. Other values are carried through
@@ -21,12 +23,6 @@ const (
 	BlockToolResult = "tool_result"
 )
 
-// PersistedOutputTag opens every result that the per-result threshold (§4.1, §4.2)
-// already persisted. Such a result is already a short preview of a file on disk:
-// replacing it would persist the preview instead of the output, so, as in Claude
-// Code, it is neither counted nor replaced.
-const PersistedOutputTag = "<persisted-output>"
-
 // Message is one conversation message, in the order the model sees them. Only the
 // tool_result blocks of user messages are budgeted.
 type Message struct {
@@ -43,10 +39,14 @@ type Block struct {
 	IsError   bool   `json:"is_error,omitempty"`
 }
 
-// isCandidate reports whether the budget governs b. Enforce and Reconstruct must agree
-// on it exactly, or a reconstructed state would judge results the original froze.
+// isCandidate reports whether the budget governs b. A result that opens with
+// persisted.Tag was already persisted by the per-result threshold (DESIGN §4): it
+// is a short preview of a file on disk, and replacing it would persist the preview
+// instead of the output, so, as in Claude Code, it is neither counted nor replaced.
+// Enforce and Reconstruct must agree on it exactly, or a reconstructed state would
+// judge results the original froze.
 func isCandidate(b Block) bool {
-	return b.Type == BlockToolResult && !strings.HasPrefix(b.Text, PersistedOutputTag)
+	return b.Type == BlockToolResult && !strings.HasPrefix(b.Text, persisted.Tag)
 }
 
 // candidate is one tool_use id in one group. The id, not the block, is the unit of

@@ -6,13 +6,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/toolpipe/toolpipe/persisted"
 )
 
 // Which blocks the budget governs, and how they are grouped into wire messages.
 
 func TestPersistedPreviewsAreNotBudgeted(t *testing.T) {
 	preview := Block{Type: BlockToolResult, ToolUseID: "p",
-		Text: PersistedOutputTag + strings.Repeat("x", 5000)}
+		Text: persisted.Tag + strings.Repeat("x", 5000)}
 	msgs := []Message{asst(), user(preview, res("a", 900))}
 	st := NewState()
 	out, recs := mustEnforce(t, msgs, st, cfg1000())

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/toolpipe/toolpipe/persisted"
 )
 
 func TestReconstructMarksEverythingSeenAndRestoresRecords(t *testing.T) {
@@ -19,7 +21,7 @@ func TestReconstructMarksEverythingSeenAndRestoresRecords(t *testing.T) {
 }
 
 func TestReconstructIgnoresWhatEnforceIgnores(t *testing.T) {
-	preview := Block{Type: BlockToolResult, ToolUseID: "p", Text: PersistedOutputTag + "..."}
+	preview := Block{Type: BlockToolResult, ToolUseID: "p", Text: persisted.Tag + "..."}
 	msgs := []Message{{Role: RoleAssistant, Blocks: []Block{res("x", 1)}}, user(preview)}
 	if st := Reconstruct(msgs, nil, nil); len(st.SeenIDs) != 0 {
 		t.Fatalf("seen = %v", st.SeenIDs)

@@ -10,11 +10,12 @@ import (
 // PreviewSizeBytes is how much of a persisted output the model sees inline.
 const PreviewSizeBytes = 2000
 
-// The tags that mark a persisted-output stub; other layers (the conversation budget)
-// recognise already-persisted results by them.
+// The tags around a persisted-output stub. The conversation budget recognises an
+// already-persisted result by Tag: it is a short preview of a file on disk, and
+// replacing it would persist the preview instead of the output (DESIGN §4).
 const (
-	PersistedOutputTag        = "<persisted-output>"
-	PersistedOutputClosingTag = "</persisted-output>"
+	Tag        = "<persisted-output>"
+	ClosingTag = "</persisted-output>"
 )
 
 // Preview returns the start of content, at most maxBytes bytes, for the stub the model
@@ -24,31 +25,31 @@ const (
 // itself is not included. hasMore is true when content is longer than the preview.
 // A maxBytes below zero is treated as zero.
 func Preview(content []byte, maxBytes int) (preview string, hasMore bool) {
-	return previewHead(content, int64(len(content)), maxBytes)
+	return PreviewHead(content, int64(len(content)), maxBytes)
 }
 
-// previewHead is Preview over the first bytes of a content of size total, so that a
+// PreviewHead is Preview over the first bytes of a content of size total, so that a
 // preview can be built from a file or a stream without holding all of it. head must
 // hold min(total, maxBytes+utf8.UTFMax) bytes, enough to see a rune straddling the cut.
-func previewHead(head []byte, total int64, maxBytes int) (string, bool) {
+func PreviewHead(head []byte, total int64, maxBytes int) (string, bool) {
 	limit := max(maxBytes, 0)
 	if total <= int64(limit) {
 		return string(head[:min(int64(len(head)), total)]), false
 	}
 	limit = min(limit, len(head)) // a short head is a caller bug; do not panic on it
-	cut := runeBoundary(head, limit)
+	cut := RuneBoundary(head, limit)
 	if nl := bytes.LastIndexByte(head[:limit], '\n'); nl >= 0 && 2*nl > limit {
 		cut = nl
 	}
 	return string(head[:cut]), true
 }
 
-// runeBoundary returns the largest cut <= n that does not split a valid UTF-8
+// RuneBoundary returns the largest cut <= n that does not split a valid UTF-8
 // sequence of b. When b ends within a sequence that could still be valid (b is a
 // prefix of a longer output), that sequence is dropped too. Invalid bytes are not
 // backed off over: they are not a character to keep whole, and backing off over a run
 // of them could eat the whole preview.
-func runeBoundary(b []byte, n int) int {
+func RuneBoundary(b []byte, n int) int {
 	n = min(n, len(b))
 	for i := n - 1; i >= 0 && i > n-utf8.UTFMax; i-- {
 		if !utf8.RuneStart(b[i]) {
@@ -102,12 +103,30 @@ func tenths(n, unit int64) string {
 	return s
 }
 
+// Output describes a stored tool output: enough to build the stub the model sees
+// without reading the file again.
+type Output struct {
+	// Path is the absolute path of the stored file, which the model can Read.
+	Path string
+	// Size is the size in bytes of the stored output.
+	Size int64
+	// Structured is true when the output is JSON (stored as .json).
+	Structured bool
+	// Preview is the start of the stored output, as cut by Preview.
+	Preview string
+	// HasMore is true when the output continues past Preview.
+	HasMore bool
+	// Existed is true when the result had already been stored by an earlier attempt and
+	// this call's content was discarded.
+	Existed bool
+}
+
 // Message is the text the model sees in place of a persisted output; its shape is
-// the reference's buildLargeToolResultMessage, byte for byte.
-func Message(p Persisted) string {
+// Claude Code's buildLargeToolResultMessage, byte for byte.
+func Message(p Output) string {
 	var b strings.Builder
 	b.Grow(len(p.Preview) + len(p.Path) + 160)
-	b.WriteString(PersistedOutputTag + "\n")
+	b.WriteString(Tag + "\n")
 	b.WriteString("Output too large (" + FormatSize(p.Size) + "). ")
 	b.WriteString("Full output saved to: " + p.Path + "\n\n")
 	b.WriteString("Preview (first " + FormatSize(PreviewSizeBytes) + "):\n")
@@ -117,6 +136,6 @@ func Message(p Persisted) string {
 	} else {
 		b.WriteString("\n")
 	}
-	b.WriteString(PersistedOutputClosingTag)
+	b.WriteString(ClosingTag)
 	return b.String()
 }

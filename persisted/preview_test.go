@@ -83,7 +83,7 @@ func TestFormatSize(t *testing.T) {
 }
 
 func TestMessageGolden(t *testing.T) {
-	p := Persisted{
+	p := Output{
 		Path:    "/state/sess/tool-results/toolu_1.txt",
 		Size:    123_456,
 		Preview: "line 1\nline 2",

@@ -39,7 +39,7 @@ func NewConversations(stateDir string) (*Conversations, error) {
 }
 
 func (c *Conversations) base(session string) (string, error) {
-	if err := ValidateName("session id", session); err != nil {
+	if err := validateName("session id", session); err != nil {
 		return "", err
 	}
 	return filepath.Join(c.dir, session, "conversation"), nil

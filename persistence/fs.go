@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"unicode/utf8"
+
+	"github.com/toolpipe/toolpipe/persisted"
 )
 
 // Config configures an FS.
@@ -26,7 +28,7 @@ type FS struct {
 
 // headLen is how much of an output's start is kept to build its preview: the preview
 // itself plus enough to see whether a rune straddles the cut.
-const headLen = PreviewSizeBytes + utf8.UTFMax
+const headLen = persisted.PreviewSizeBytes + utf8.UTFMax
 
 // writeBufferSize coalesces the small writes of line-buffered commands; it is the
 // "one buffer" on top of the threshold in the SpillWriter memory bound.
@@ -46,10 +48,10 @@ func NewFS(cfg Config) (*FS, error) {
 
 // Path returns where the result of toolUseID in session is (or would be) stored.
 func (s *FS) Path(session, toolUseID string, structured bool) (string, error) {
-	if err := ValidateName("session id", session); err != nil {
+	if err := validateName("session id", session); err != nil {
 		return "", err
 	}
-	if err := ValidateName("tool_use_id", toolUseID); err != nil {
+	if err := validateName("tool_use_id", toolUseID); err != nil {
 		return "", err
 	}
 	ext := ".txt"
@@ -60,14 +62,14 @@ func (s *FS) Path(session, toolUseID string, structured bool) (string, error) {
 }
 
 // Persist implements Store.
-func (s *FS) Persist(session, toolUseID string, content []byte, structured bool) (Persisted, error) {
+func (s *FS) Persist(session, toolUseID string, content []byte, structured bool) (persisted.Output, error) {
 	w, err := s.Create(session, toolUseID, structured)
 	if err != nil {
-		return Persisted{}, err
+		return persisted.Output{}, err
 	}
 	if _, err := w.Write(content); err != nil {
 		_ = w.Abort()
-		return Persisted{}, err
+		return persisted.Output{}, err
 	}
 	return w.Commit()
 }
@@ -127,9 +129,9 @@ func (w *fileWriter) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-func (w *fileWriter) Commit() (Persisted, error) {
+func (w *fileWriter) Commit() (persisted.Output, error) {
 	if w.closed {
-		return Persisted{}, errors.New("persist: commit after commit or abort")
+		return persisted.Output{}, errors.New("persist: commit after commit or abort")
 	}
 	w.closed = true
 	tmp := w.f.Name()
@@ -137,28 +139,28 @@ func (w *fileWriter) Commit() (Persisted, error) {
 	defer os.Remove(tmp)
 	if err := w.bw.Flush(); err != nil {
 		w.f.Close()
-		return Persisted{}, fmt.Errorf("persist: write %s: %w", tmp, err)
+		return persisted.Output{}, fmt.Errorf("persist: write %s: %w", tmp, err)
 	}
 	// Sync before linking: the name must not become visible before the data is durable.
 	if err := w.f.Sync(); err != nil {
 		w.f.Close()
-		return Persisted{}, fmt.Errorf("persist: sync %s: %w", tmp, err)
+		return persisted.Output{}, fmt.Errorf("persist: sync %s: %w", tmp, err)
 	}
 	if err := w.f.Close(); err != nil {
-		return Persisted{}, fmt.Errorf("persist: close %s: %w", tmp, err)
+		return persisted.Output{}, fmt.Errorf("persist: close %s: %w", tmp, err)
 	}
 	if err := os.Link(tmp, w.path); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return describeExisting(w.path, w.structured)
 		}
-		return Persisted{}, fmt.Errorf("persist: %w", err)
+		return persisted.Output{}, fmt.Errorf("persist: %w", err)
 	}
 	// The activity reports the path as done, so the new name must survive a crash too.
 	if err := syncDir(filepath.Dir(w.path)); err != nil {
-		return Persisted{}, err
+		return persisted.Output{}, err
 	}
-	preview, hasMore := previewHead(w.head, w.size, PreviewSizeBytes)
-	return Persisted{
+	preview, hasMore := persisted.PreviewHead(w.head, w.size, persisted.PreviewSizeBytes)
+	return persisted.Output{
 		Path: w.path, Size: w.size, Structured: w.structured,
 		Preview: preview, HasMore: hasMore,
 	}, nil
@@ -185,32 +187,32 @@ type existingWriter struct {
 
 func (w *existingWriter) Write(p []byte) (int, error) { return len(p), nil }
 func (w *existingWriter) Abort() error                { return nil }
-func (w *existingWriter) Commit() (Persisted, error) {
+func (w *existingWriter) Commit() (persisted.Output, error) {
 	return describeExisting(w.path, w.structured)
 }
 
 // describeExisting builds the description from the file rather than from the
 // discarded content, so every attempt hands the model the same stub for the same id.
-func describeExisting(path string, structured bool) (Persisted, error) {
+func describeExisting(path string, structured bool) (persisted.Output, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Persisted{}, fmt.Errorf("persist: open existing result: %w", err)
+		return persisted.Output{}, fmt.Errorf("persist: open existing result: %w", err)
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return Persisted{}, fmt.Errorf("persist: stat existing result: %w", err)
+		return persisted.Output{}, fmt.Errorf("persist: stat existing result: %w", err)
 	}
 	if !info.Mode().IsRegular() {
-		return Persisted{}, fmt.Errorf("persist: existing result %s is not a regular file", path)
+		return persisted.Output{}, fmt.Errorf("persist: existing result %s is not a regular file", path)
 	}
 	head := make([]byte, min(int64(headLen), info.Size()))
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return Persisted{}, fmt.Errorf("persist: read existing result: %w", err)
+		return persisted.Output{}, fmt.Errorf("persist: read existing result: %w", err)
 	}
-	preview, hasMore := previewHead(head[:n], info.Size(), PreviewSizeBytes)
-	return Persisted{
+	preview, hasMore := persisted.PreviewHead(head[:n], info.Size(), persisted.PreviewSizeBytes)
+	return persisted.Output{
 		Path: path, Size: info.Size(), Structured: structured,
 		Preview: preview, HasMore: hasMore, Existed: true,
 	}, nil

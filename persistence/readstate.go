@@ -34,7 +34,7 @@ type readStateFile struct {
 }
 
 func (r *ReadState) path(session string) (string, error) {
-	if err := ValidateName("session id", session); err != nil {
+	if err := validateName("session id", session); err != nil {
 		return "", err
 	}
 	return filepath.Join(r.dir, session, ReadStateFile), nil

@@ -58,7 +58,7 @@ func Sweep(stateDir string, p SweepPolicy) (SweepReport, error) {
 		return rep, fmt.Errorf("persist: sweep: %w", err)
 	}
 	for _, e := range entries {
-		if !e.IsDir() || reserved[e.Name()] || p.LiveSessions[e.Name()] || ValidateName("session", e.Name()) != nil {
+		if !e.IsDir() || reserved[e.Name()] || p.LiveSessions[e.Name()] || validateName("session", e.Name()) != nil {
 			continue
 		}
 		dir := filepath.Join(stateDir, e.Name())

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/toolpipe/toolpipe/persisted"
 )
 
 // ErrAborted is returned by SpillWriter.Finish after Abort.
@@ -18,7 +20,7 @@ type Result struct {
 	// Size is the size in bytes of the whole output the tool produced.
 	Size int64
 	// Persisted describes the stored file when the output was persisted, else nil.
-	Persisted *Persisted
+	Persisted *persisted.Output
 	// PersistErr is why the output, over its threshold, could not be persisted; Content
 	// is then truncated. It is for logs: the call itself did not fail.
 	PersistErr error
@@ -39,10 +41,10 @@ func Process(store Store, session, toolUseID string, content []byte, structured 
 	}
 	err := errNoStore
 	if store != nil {
-		var p Persisted
+		var p persisted.Output
 		kept := content[:min(len(content), MaxPersistedBytes)]
 		if p, err = store.Persist(session, toolUseID, kept, structured); err == nil {
-			msg := Message(p)
+			msg := persisted.Message(p)
 			if size > MaxPersistedBytes {
 				msg += cappedNote(size)
 			}
@@ -61,13 +63,13 @@ const MaxPersistedBytes = 64 << 20
 
 // cappedNote is added to the stub of an output over MaxPersistedBytes.
 func cappedNote(size int64) string {
-	return fmt.Sprintf("\n[The output was %s; only its first %s were saved to the file above.]", FormatSize(size), FormatSize(MaxPersistedBytes))
+	return fmt.Sprintf("\n[The output was %s; only its first %s were saved to the file above.]", persisted.FormatSize(size), persisted.FormatSize(MaxPersistedBytes))
 }
 
 // truncated is the degraded result: the first limit characters of kept, cut so as
 // not to split a character, and a note the model can act on.
 func truncated(kept []byte, limit int, size int64, err error) Result {
-	n := runeBoundary(kept, charsPrefix(kept, limit))
+	n := persisted.RuneBoundary(kept, charsPrefix(kept, limit))
 	return Result{
 		Content: fmt.Sprintf("%s\n[output truncated at %d bytes of %d: could not persist the full output: %v]",
 			kept[:n], n, size, err),
@@ -199,7 +201,7 @@ func (s *SpillWriter) Finish() (Result, error) {
 		if err != nil {
 			s.result = truncated(s.held, s.limit, s.size, err)
 		} else {
-			msg := Message(p)
+			msg := persisted.Message(p)
 			if s.size > MaxPersistedBytes {
 				msg += cappedNote(s.size)
 			}

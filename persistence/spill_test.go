@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/toolpipe/toolpipe/persisted"
 )
 
 // unwritableStore is a real FS whose state dir is a regular file, so every create
@@ -32,8 +34,8 @@ func unwritableStore(t testing.TB) *FS {
 // the disk-full-mid-stream case.
 type devFullStore struct{}
 
-func (devFullStore) Persist(string, string, []byte, bool) (Persisted, error) {
-	return Persisted{}, os.WriteFile("/dev/full", []byte("x"), 0)
+func (devFullStore) Persist(string, string, []byte, bool) (persisted.Output, error) {
+	return persisted.Output{}, os.WriteFile("/dev/full", []byte("x"), 0)
 }
 
 func (devFullStore) Create(string, string, bool) (Writer, error) {
@@ -43,8 +45,10 @@ func (devFullStore) Create(string, string, bool) (Writer, error) {
 
 type devFullWriter struct{ *os.File }
 
-func (w devFullWriter) Commit() (Persisted, error) { return Persisted{}, errors.New("unreachable") }
-func (w devFullWriter) Abort() error               { return w.Close() }
+func (w devFullWriter) Commit() (persisted.Output, error) {
+	return persisted.Output{}, errors.New("unreachable")
+}
+func (w devFullWriter) Abort() error { return w.Close() }
 
 func requireDevFull(t testing.TB) {
 	if _, err := os.Stat("/dev/full"); err != nil {
@@ -102,7 +106,7 @@ func TestSpillWriterManyLines(t *testing.T) {
 	if info.Size() != r.Size || r.Persisted.Size != r.Size {
 		t.Errorf("sizes: file %d, result %d, persisted %d", info.Size(), r.Size, r.Persisted.Size)
 	}
-	if r.Content != Message(*r.Persisted) {
+	if r.Content != persisted.Message(*r.Persisted) {
 		t.Error("Content is not the stub")
 	}
 	if !strings.Contains(r.Content, "Preview (first 2KB):\nline 0\nline 1\n") ||
@@ -261,7 +265,7 @@ func TestProcess(t *testing.T) {
 	}
 	big := bytes.Repeat([]byte("big\n"), 1000)
 	r := Process(s, "sess", "toolu_2", big, false, 100)
-	if r.Persisted == nil || r.Content != Message(*r.Persisted) || r.Size != 4000 {
+	if r.Persisted == nil || r.Content != persisted.Message(*r.Persisted) || r.Size != 4000 {
 		t.Fatalf("over threshold: %+v", r)
 	}
 	if got, _ := os.ReadFile(r.Persisted.Path); !bytes.Equal(got, big) {

@@ -14,7 +14,7 @@ targets=(
   "./permissions FuzzParseRule"       # rules round-trip; errors are clear; Decide accepts every parsed rule
   "./permissions FuzzDecideBash"      # deterministic; a command running a program no rule covers is never allowed
   "./hooks FuzzParse"                 # any hook output: no panic, deterministic, invariants of the outcome
-  "./persistence FuzzPreview"         # the preview cut: a prefix, within the limit, UTF-8 kept, newline rule
+  "./persisted FuzzPreview"           # the preview cut: a prefix, within the limit, UTF-8 kept, newline rule
 )
 for t in "${targets[@]}"; do
   read -r pkg name <<<"$t"

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/toolpipe/toolpipe/persisted"
 )
 
 // Block is one tool_use content block of an assistant message, as the model streamed
@@ -22,9 +24,6 @@ type Result struct {
 	IsError   bool   `json:"is_error"`
 }
 
-// MaxIDLen bounds tool_use ids: they name files on disk and workflow ids.
-const MaxIDLen = 200
-
 // CheckBlock reports why a block is malformed, or nil. A malformed block cannot even
 // be tracked (no id to answer to), unlike an unknown tool or a bad input, which are
 // answered with an error result.
@@ -32,11 +31,11 @@ func CheckBlock(b Block) error {
 	if b.ID == "" {
 		return fmt.Errorf("tool_use block has no id")
 	}
-	if len(b.ID) > MaxIDLen {
-		return fmt.Errorf("tool_use id is %d bytes long; at most %d are allowed", len(b.ID), MaxIDLen)
-	}
-	if strings.ContainsAny(b.ID, "/\\\x00") || b.ID == "." || b.ID == ".." {
-		return fmt.Errorf("tool_use id %q contains a path separator, NUL or is a dot name", b.ID)
+	// The id names the files of its persisted output and part of workflow ids: one
+	// the state directory cannot store is refused here, not found out mid-turn.
+	if err := persisted.ValidateName("tool_use id", b.ID); err != nil {
+		return fmt.Errorf("%v: tool_use ids must be usable as a file name (no '/', '\\', '..' or NUL; at most %d bytes)",
+			err, persisted.MaxNameBytes)
 	}
 	if b.Name == "" {
 		return fmt.Errorf("tool_use block %q has no name", b.ID)

@@ -10,7 +10,7 @@ import (
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/budget"
 	"github.com/toolpipe/toolpipe/conversation"
-	"github.com/toolpipe/toolpipe/persistence"
+	"github.com/toolpipe/toolpipe/persisted"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -85,7 +85,7 @@ type session struct {
 // every model call; messages live in the store. Users add messages with SendUpdate.
 func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 	s := &session{in: in, opts: in.Options.withDefaults(), model: in.Model.withDefaults(), toolNames: map[string]string{}, phase: "idle"}
-	if err := persistence.ValidateName("session id", in.SessionID); err != nil {
+	if err := persisted.ValidateName("session id", in.SessionID); err != nil {
 		return SessionResult{}, temporal.NewApplicationErrorWithOptions(err.Error(), ErrBadSessionInput,
 			temporal.ApplicationErrorOptions{NonRetryable: true})
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/budget"
 	"github.com/toolpipe/toolpipe/conversation"
-	"github.com/toolpipe/toolpipe/persistence"
+	"github.com/toolpipe/toolpipe/persisted"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -63,14 +63,14 @@ func (s *session) budgetConfig() budget.Config {
 	return budget.Config{
 		BudgetChars: s.opts.BudgetChars,
 		Stub: func(id, content string) string {
-			preview, more := persistence.Preview([]byte(content), persistence.PreviewSizeBytes)
-			return persistence.Message(persistence.Persisted{
+			preview, more := persisted.Preview([]byte(content), persisted.PreviewSizeBytes)
+			return persisted.Message(persisted.Output{
 				Path: filepath.Join(s.resultsDir, id+".txt"), Size: int64(len(content)), Preview: preview, HasMore: more,
 			})
 		},
 		Exempt: func(id string) bool {
 			// An id that cannot name a file cannot be persisted, so it is never replaced.
-			if persistence.ValidateName("tool_use_id", id) != nil {
+			if persisted.ValidateName("tool_use_id", id) != nil {
 				return true
 			}
 			def, ok := tool.Lookup(s.toolNames[id])

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
-	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -89,12 +87,6 @@ func parseBlock(raw json.RawMessage) (tool.Block, bool, error) {
 	}
 	if err := tool.CheckBlock(b); err != nil {
 		return tool.Block{}, false, err
-	}
-	// The id names the files of its persisted output: one the state directory
-	// cannot store is refused here, like the session, not found out mid-turn.
-	if err := persistence.ValidateName("tool_use id", b.ID); err != nil {
-		return tool.Block{}, false, fmt.Errorf("%v: tool_use ids must be usable as a file name (no '/', '\\', '..' or NUL; at most %d bytes)",
-			strings.TrimPrefix(err.Error(), "persist: "), persistence.MaxNameBytes)
 	}
 	return b, true, nil
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolpipe/toolpipe/internal/config"
-	"github.com/toolpipe/toolpipe/persistence"
+	"github.com/toolpipe/toolpipe/persisted"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
@@ -46,7 +46,7 @@ func loadConfig(cmd *cobra.Command) (config.Config, error) {
 	}
 	// The session names a directory of the state directory: what it cannot hold
 	// ("a..b") is refused as the tool_use ids are (message.go).
-	if err := persistence.ValidateName("session", cfg.Session); err != nil && cfg.Session != "" {
+	if err := persisted.ValidateName("session", cfg.Session); err != nil && cfg.Session != "" {
 		return cfg, badInput("%v: a session must be usable as a directory name (no '/', '\\', '..' or NUL)", strings.TrimPrefix(err.Error(), "persist: "))
 	}
 	return cfg, nil
