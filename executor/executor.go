@@ -37,24 +37,43 @@ func New(cfg Config) (*Executor, error) {
 
 // Run executes blocks as one turn and returns the results in arrival order.
 func (e *Executor) Run(ctx context.Context, blocks []tool.Block) ([]tool.Result, error) {
+	t, err := e.start(ctx, blocks)
+	if err != nil {
+		return nil, err
+	}
+	defer t.cancelSiblings()
+	return t.wait(ctx)
+}
+
+// start tracks blocks and starts what the scheduling rule allows.
+func (e *Executor) start(ctx context.Context, blocks []tool.Block) (*run, error) {
 	t := &run{e: e, tracker: scheduler.New(), done: make(chan struct{}), cancels: map[string]context.CancelFunc{}}
 	t.siblingCtx, t.cancelSiblings = context.WithCancel(ctx)
-	defer t.cancelSiblings()
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	for _, b := range blocks {
 		if err := tool.CheckBlock(b); err != nil {
-			t.mu.Unlock()
+			t.cancelSiblings()
 			return nil, fmt.Errorf("executor: %w", err)
 		}
 		if _, err := t.tracker.Add(b); err != nil {
-			t.mu.Unlock()
+			t.cancelSiblings()
 			return nil, fmt.Errorf("executor: %w", err)
 		}
 	}
 	t.pump()
-	t.mu.Unlock()
+	return t, nil
+}
+
+// wait returns the results once every tool is done, or the error that ended the run.
+func (t *run) wait(ctx context.Context) ([]tool.Result, error) {
 	select {
 	case <-t.done:
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.err != nil {
+			return nil, t.err
+		}
 		return t.results, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
@@ -73,48 +92,58 @@ type run struct {
 	cancels        map[string]context.CancelFunc
 	done           chan struct{}
 	closed         bool
+	// err is the first outcome the tracker refused (a bug, where the workflow
+	// panics): the run ends with it instead of hanging or answering wrongly.
+	err error
 }
 
-// pump mirrors the workflow's: yield, scan, start, until nothing changes.
+// pump runs the scheduling loop the Turn workflow shares (scheduler.Tracker.Pump)
+// and ends the run once every tool is done.
 func (t *run) pump() {
-	for {
-		t.yield()
-		started := t.tracker.Scan()
-		if len(started) == 0 {
-			break
-		}
-		immediate := false
-		for _, x := range started {
-			immediate = t.start(x) || immediate
-		}
-		if !immediate {
-			break
-		}
-	}
-	t.yield()
-	if t.tracker.Done() && !t.closed {
-		t.closed = true
-		close(t.done)
+	t.tracker.Pump(t.start, t.yield)
+	if t.tracker.Done() {
+		t.finish(nil)
 	}
 }
 
-func (t *run) yield() {
-	for _, x := range t.tracker.Yield() {
-		t.context = t.context.Apply(x.Modifier)
-		t.results = append(t.results, *x.Result)
+func (t *run) yield(x *scheduler.Tracked) {
+	t.context = t.context.Apply(x.Modifier)
+	t.results = append(t.results, *x.Result)
+}
+
+// finish ends the run, with err when the tracker refused an outcome. Only the
+// first call counts.
+func (t *run) finish(err error) {
+	if t.closed {
+		return
+	}
+	t.closed, t.err = true, err
+	t.cancelSiblings()
+	close(t.done)
+}
+
+// check ends the run when the tracker refused an outcome: the Turn workflow
+// panics there (a bug), and a run that went on would hang or answer wrongly.
+func (t *run) check(err error) {
+	if err != nil {
+		t.finish(fmt.Errorf("executor: %w", err))
 	}
 }
 
 func (t *run) start(x *scheduler.Tracked) bool {
+	if t.closed {
+		return false // the run ended with an error: start nothing more
+	}
 	def, _ := tool.Lookup(x.Block.Name)
 	id := x.Block.ID
 	if err := def.ValidateInput(x.Block.Input); err != nil {
-		t.tracker.Reject(id, tool.ErrorResult(id, tool.UseError(err.Error()))) // as the Turn workflow
+		t.check(t.tracker.Reject(id, tool.ErrorResult(id, tool.UseError(err.Error())))) // as the Turn workflow
 		return true
 	}
 	fn := t.e.cfg.Tools[x.Block.Name]
 	if fn == nil {
-		t.tracker.Complete(id, tool.ErrorResult(id, "Error: tool not available in-process: "+x.Block.Name), nil)
+		_, err := t.tracker.Complete(id, tool.ErrorResult(id, "Error: tool not available in-process: "+x.Block.Name), nil)
+		t.check(err)
 		return true
 	}
 	ctx, cancel := context.WithCancel(t.siblingCtx)
@@ -127,17 +156,25 @@ func (t *run) start(x *scheduler.Tracked) bool {
 		defer t.mu.Unlock()
 		delete(t.cancels, id)
 		cancel()
+		if t.closed {
+			return // the run already ended with an error
+		}
 		switch {
 		case err == nil:
-			if cascade, _ := t.tracker.Complete(id, tool.Result{ToolUseID: id, Content: out.Content, IsError: out.IsError}, out.Modifier); cascade {
+			cascade, err := t.tracker.Complete(id, tool.Result{ToolUseID: id, Content: out.Content, IsError: out.IsError}, out.Modifier)
+			t.check(err)
+			if cascade {
 				t.cancelSiblings()
 			}
 		case errors.Is(err, context.Canceled):
-			t.tracker.Cancelled(id)
+			t.check(t.tracker.Cancelled(id))
 		default:
-			t.tracker.Complete(id, tool.ErrorResult(id, "Error: "+err.Error()), nil)
+			_, err := t.tracker.Complete(id, tool.ErrorResult(id, "Error: "+err.Error()), nil)
+			t.check(err)
 		}
-		t.pump()
+		if !t.closed {
+			t.pump()
+		}
 	}()
 	return false
 }

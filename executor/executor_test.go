@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/toolpipe/toolpipe/activities"
@@ -51,5 +52,35 @@ func TestExecutorMatchesTurnSemantics(t *testing.T) {
 	}
 	if want := scheduler.SiblingErrorMessage("Bash(ls /not-here-at-all)"); res[2].Content != want {
 		t.Errorf("slow: %q want %q", res[2].Content, want)
+	}
+}
+
+// An outcome the tracker refuses (the Turn workflow panics there: it is a bug) ends
+// the run with that error instead of being ignored. The bug is simulated by
+// recording the tool's outcome twice.
+func TestRefusedOutcomeEndsTheRun(t *testing.T) {
+	release := make(chan struct{})
+	ex, err := New(Config{Tools: map[string]ToolFunc{tool.ReadName: func(ctx context.Context, c tool.Call) (tool.Output, error) {
+		<-release
+		return tool.Output{Content: "late"}, nil
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	r, err := ex.start(ctx, []tool.Block{{ID: "a", Name: tool.ReadName, Input: raw(map[string]any{"file_path": "/x"})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.cancelSiblings()
+	r.mu.Lock()
+	if _, err := r.tracker.Complete("a", tool.Result{Content: "early"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	r.mu.Unlock()
+	close(release)
+	res, err := r.wait(ctx)
+	if err == nil || !strings.Contains(err.Error(), "not executing") {
+		t.Fatalf("Run = %v, %v; want the tracker's refusal", res, err)
 	}
 }

@@ -108,36 +108,17 @@ func (t *turn) add(blocks []tool.Block) {
 	t.pump()
 }
 
-// pump yields what is in order, then starts what the queue scan allows, until
-// nothing more changes. Yielding first matters: a non-safe tool starts only when
-// everything before it has completed, and it must see their context modifiers.
+// pump runs the scheduling loop the in-process executor shares
+// (scheduler.Tracker.Pump), then publishes the turn's state for queries.
 func (t *turn) pump() {
-	for {
-		t.yield()
-		started := t.tracker.Scan()
-		if len(started) == 0 {
-			break
-		}
-		immediate := false
-		for _, x := range started {
-			if t.start(x) {
-				immediate = true
-			}
-		}
-		if !immediate {
-			break
-		}
-	}
-	t.yield()
+	t.tracker.Pump(t.start, t.yield)
 	t.publish()
 }
 
-// yield hands completed results over in arrival order and applies their modifiers.
-func (t *turn) yield() {
-	for _, x := range t.tracker.Yield() {
-		t.context = t.context.Apply(x.Modifier)
-		t.emitted = append(t.emitted, *x.Result)
-	}
+// yield hands one completed result over, in arrival order, and applies its modifier.
+func (t *turn) yield(x *scheduler.Tracked) {
+	t.context = t.context.Apply(x.Modifier)
+	t.emitted = append(t.emitted, *x.Result)
 }
 
 // complete records a tool's outcome; a Bash error cancels the siblings' scope.
