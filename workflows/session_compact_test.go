@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-		"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/workflows"
