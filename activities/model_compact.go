@@ -38,39 +38,47 @@ type CompactRequest struct {
 	Trigger string `json:"trigger"`
 	// Dir is where the whole conversation stays on disk, named in the summary message.
 	Dir string `json:"dir,omitempty"`
+	// KeepBytes bounds the most recent messages kept as they are after the summary
+	// (keptTail); 0 keeps none, as sessions from before kept-turns did.
+	KeepBytes int `json:"keep_bytes,omitempty"`
 }
 
 // CompactReply is what the workflow learns: the stored summary message's size, the
-// call's usage, and how many of the oldest messages were left out of the summary
-// request because even it was too long for the window.
+// call's usage, how many of the oldest messages were left out of the summary request
+// because even it was too long for the window, and the recent messages kept after
+// the summary (the compacted conversation is the summary followed by Kept).
 type CompactReply struct {
-	Seq     int                `json:"seq"`
-	Size    int                `json:"size"`
-	Usage   conversation.Usage `json:"usage"`
-	Dropped int                `json:"dropped,omitempty"`
+	Seq     int                       `json:"seq"`
+	Size    int                       `json:"size"`
+	Usage   conversation.Usage        `json:"usage"`
+	Dropped int                       `json:"dropped,omitempty"`
+	Kept    conversation.Conversation `json:"kept,omitempty"`
 }
 
-// CompactConversation asks the model for a summary of the conversation and stores it
-// as a user message under req.Model.Seq. A summary already stored (a retry after a
-// crash) is returned as it is. When the summary request is itself too long, the
-// oldest messages are left out, halving what is sent, up to four times.
+// CompactConversation asks the model for a summary of the whole conversation and
+// stores it as a user message under req.Model.Seq; the conversation continues from
+// the summary followed by the most recent messages that fit req.KeepBytes. A summary
+// already stored (a retry after a crash) is returned as it is, with the same kept
+// messages. When the summary request is itself too long, the oldest messages are left
+// out, halving what is sent, up to four times.
 func (a *Agent) CompactConversation(ctx context.Context, req CompactRequest) (CompactReply, error) {
 	mr := req.Model
+	msgs, err := a.convs.Load(mr.Conversation)
+	if err != nil {
+		return CompactReply{}, storeError(err)
+	}
+	nKept, kept := keptTail(msgs, mr.Conversation.Refs(), req.KeepBytes)
 	if a.convs.HasMessage(mr.SessionID, mr.Seq) {
 		m, err := a.convs.ReadMessage(mr.SessionID, mr.Seq)
 		if err != nil {
 			return CompactReply{}, storeError(err)
 		}
-		return CompactReply{Seq: mr.Seq, Size: m.Size()}, nil
+		return CompactReply{Seq: mr.Seq, Size: m.Size(), Kept: kept}, nil
 	}
 	if a.cfg.APIKey == "" {
 		return CompactReply{}, temporal.NewApplicationErrorWithOptions(
 			"model: the worker has no API key: set ANTHROPIC_API_KEY in its environment",
 			ErrModelNotConfigured, temporal.ApplicationErrorOptions{NonRetryable: true})
-	}
-	msgs, err := a.convs.Load(mr.Conversation)
-	if err != nil {
-		return CompactReply{}, storeError(err)
 	}
 	prompt := CompactPrompt
 	if s := strings.TrimSpace(req.Instructions); s != "" {
@@ -96,28 +104,39 @@ func (a *Agent) CompactConversation(ctx context.Context, req CompactRequest) (Co
 			return CompactReply{}, temporal.NewApplicationErrorWithOptions("model: the summary came back empty",
 				ErrModelUnavailable, temporal.ApplicationErrorOptions{})
 		}
-		m := conversation.UserText(SummaryMessage(text, req.Dir))
+		m := conversation.UserText(SummaryMessage(text, req.Dir, nKept))
 		stored, err := a.convs.WriteMessage(mr.SessionID, mr.Seq, m)
 		if err != nil {
 			return CompactReply{}, storeError(err)
 		}
-		// A session resumed from the store continues from the summary too.
-		head := conversation.Head{Conversation: conversation.Conversation{}.Append(mr.SessionID, mr.Seq, 1, stored.Size()),
+		// A session resumed from the store continues from the summary and the kept
+		// messages too.
+		head := conversation.Head{Conversation: Compacted(mr.SessionID, mr.Seq, stored.Size(), kept),
 			Next: mr.Seq + 1, Forked: mr.Forked}
 		if err := a.convs.WriteHead(mr.SessionID, head); err != nil {
 			return CompactReply{}, storeError(err)
 		}
-		return CompactReply{Seq: mr.Seq, Size: stored.Size(), Usage: usage, Dropped: drop}, nil
+		return CompactReply{Seq: mr.Seq, Size: stored.Size(), Usage: usage, Dropped: drop, Kept: kept}, nil
 	}
 }
 
-// SummaryMessage is the user message a compacted session continues from.
-func SummaryMessage(summary, dir string) string {
+// Compacted is the conversation a compaction leaves: the summary stored as message seq
+// of session, followed by the kept messages.
+func Compacted(session string, seq, size int, kept conversation.Conversation) conversation.Conversation {
+	return append(conversation.Conversation{}.Append(session, seq, 1, size), kept...)
+}
+
+// SummaryMessage is the user message a compacted session continues from; kept is how
+// many of the most recent messages follow it as they were.
+func SummaryMessage(summary, dir string, kept int) string {
 	var b strings.Builder
 	b.WriteString("This session continues an earlier conversation that was compacted to fit the context window. Its summary:\n\n")
 	b.WriteString(strings.TrimSpace(summary))
 	if dir != "" {
 		fmt.Fprintf(&b, "\n\nThe whole earlier conversation is stored under %s, one JSON file per message, if a detail is missing.", dir)
+	}
+	if kept > 0 {
+		fmt.Fprintf(&b, "\n\nThe %d most recent messages of the conversation follow this summary as they were.", kept)
 	}
 	b.WriteString("\n\nContinue the work from where it stopped, without asking the user to repeat anything.")
 	return b.String()

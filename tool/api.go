@@ -9,16 +9,16 @@ type APITool struct {
 	InputSchema json.RawMessage `json:"input_schema"`
 }
 
-// apiDescriptions are the short descriptions the model reads; the schemas carry the
-// details of each field.
+// apiDescriptions are the descriptions the model reads (descriptions.go); the
+// schemas carry the details of each field.
 var apiDescriptions = map[string]struct{ text, schema string }{
-	BashName:     {"Executes a bash command in the working directory and returns its output.", bashSchema},
-	ReadName:     {"Reads a file from the local filesystem, with line numbers.", readSchema},
-	WriteName:    {"Writes a file to the local filesystem, replacing it if it exists. Read an existing file first.", writeSchema},
-	EditName:     {"Replaces exact text in a file. Read the file first.", editSchema},
-	GlobName:     {"Finds files by glob pattern, most recently modified first.", globSchema},
-	GrepName:     {"Searches file contents with ripgrep.", grepSchema},
-	WebFetchName: {"Fetches a URL, converts HTML to markdown and answers the prompt about it (the markdown itself when no model is configured). A redirect to another host is reported, not followed: fetch the new URL with a new call.", webFetchSchema},
+	BashName:     {bashDescription, bashSchema},
+	ReadName:     {readDescription, readSchema},
+	WriteName:    {writeDescription, writeSchema},
+	EditName:     {editDescription, editSchema},
+	GlobName:     {globDescription, globSchema},
+	GrepName:     {grepDescription, grepSchema},
+	WebFetchName: {webFetchDescription, webFetchSchema},
 }
 
 // APITools lists every tool for the model, sorted by name, so that the request (and

@@ -18,6 +18,16 @@ import (
 // a summary. Histories from before it never compacted and replay so.
 const contextCompaction = "context-compaction"
 
+// compactionKeepsRecent is the change id under which a compaction keeps the most
+// recent messages after the summary (up to KeepShare of the window) instead of the
+// summary alone. Histories from before it continued from the summary only.
+const compactionKeepsRecent = "compaction-keeps-recent"
+
+// KeepShare is the share of the context window that the most recent messages kept
+// after a compaction's summary may take: enough for the last few exchanges, as the
+// model was seeing them, while leaving most of the window to the work that follows.
+const KeepShare = 0.25
+
 // CompactThreshold is the share of the context window past which the next model
 // call is preceded by a compaction.
 const CompactThreshold = 0.85
@@ -83,8 +93,9 @@ func (s *session) retryTooLong(ctx workflow.Context, err error) (bool, error) {
 }
 
 // compact replaces the conversation the model is sent with a summary the model
-// writes (CompactConversation); the whole conversation stays in the store. The
-// budget state is kept as it is: replaced results stay replaced.
+// writes (CompactConversation) followed by the most recent messages that fit
+// KeepShare of the window; the whole conversation stays in the store. The budget
+// state is kept as it is: replaced results stay replaced.
 func (s *session) compact(ctx workflow.Context, trigger, instructions string) error {
 	if workflow.GetVersion(ctx, contextCompaction, workflow.DefaultVersion, 1) < 1 || s.head.Conversation.Len() == 0 {
 		return nil
@@ -105,20 +116,31 @@ func (s *session) compact(ctx workflow.Context, trigger, instructions string) er
 			NonRetryableErrorTypes: []string{activities.ErrModelRejected, activities.ErrModelNotConfigured},
 		},
 	})
-	var rep activities.CompactReply
-	err := workflow.ExecuteActivity(actx, activities.CompactActivityName, activities.CompactRequest{
+	req := activities.CompactRequest{
 		Model: s.modelRequest(seq, s.head.Conversation), Instructions: instructions, Trigger: trigger,
 		Dir: filepath.Join(filepath.Dir(s.resultsDir), "conversation"),
-	}).Get(ctx, &rep)
+	}
+	keep := workflow.GetVersion(ctx, compactionKeepsRecent, workflow.DefaultVersion, 1) >= 1
+	if keep {
+		req.KeepBytes = int(KeepShare * float64(s.model.ContextWindow) * bytesPerToken)
+	}
+	var rep activities.CompactReply
+	err := workflow.ExecuteActivity(actx, activities.CompactActivityName, req).Get(ctx, &rep)
 	s.phase = "idle"
 	if err != nil {
 		return modelFailure{err}
 	}
-	s.head.Conversation = conversation.Conversation{}.Append(s.in.SessionID, seq, 1, rep.Size)
+	if !keep {
+		rep.Kept = nil
+	}
+	// The kept messages are the stored ones, sent before with the budget's decisions
+	// applied: the budget state stays as it is and they go out byte for byte again.
+	s.head.Conversation = activities.Compacted(s.in.SessionID, seq, rep.Size, rep.Kept)
 	s.account(rep.Usage, false)
 	s.lastUsage, s.ctxBytes = conversation.Usage{}, 0
 	s.compactions++
-	s.note(SessionEvent{Kind: EventCompact, Text: fmt.Sprintf("compacted (%s): %d messages replaced by a summary of %d bytes", trigger, before, rep.Size)})
+	s.note(SessionEvent{Kind: EventCompact, Text: fmt.Sprintf("compacted (%s): %d messages replaced by a summary of %d bytes and the %d most recent",
+		trigger, before, rep.Size, rep.Kept.Len())})
 	s.publish(ctx)
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
@@ -63,18 +62,24 @@ func TestSessionCompactsLongSession(t *testing.T) {
 	if refused > 1 || summaries < 5 {
 		t.Fatalf("%d refused requests (at most 1), %d compactions", refused, summaries)
 	}
-	// The request after a compaction starts from the summary.
-	for i, r := range fake.Requests() {
-		if strings.Contains(lastUserText(r), "Your context window is nearly full") && r.Refused == "" && i+1 < len(fake.Requests()) {
-			next := fake.Requests()[i+1]
-			if !strings.HasPrefix(next.Messages[0].Content[0].Text, "This session continues an earlier conversation") ||
-				!strings.Contains(next.Messages[0].Content[0].Text, "Summary ") {
-				t.Fatalf("the request after a compaction starts with %+v", next.Messages[0])
-			}
-			break
+	// Every request after a compaction starts from the summary and goes on with the
+	// most recent Reads, call and result together, that fit a quarter of the window
+	// (three of these 20 KB ones): the model still sees what it just read.
+	reqs := fake.Requests()
+	for i, r := range reqs {
+		if !strings.Contains(lastUserText(r), nearlyFull) || r.Refused != "" || i+1 == len(reqs) {
+			continue
+		}
+		next := reqs[i+1]
+		if !strings.HasPrefix(next.Messages[0].Content[0].Text, "This session continues an earlier conversation") ||
+			!strings.Contains(next.Messages[0].Content[0].Text, "Summary ") {
+			t.Fatalf("the request after a compaction starts with %+v", next.Messages[0])
+		}
+		if kept := next.Messages[1:]; len(kept) != 6 || kept[0].Content[0].Type != conversation.BlockToolUse ||
+			kept[len(kept)-1].Content[0].ToolUseID != r.Messages[len(r.Messages)-2].Content[0].ToolUseID {
+			t.Fatalf("after compaction %d the request goes on with %d messages, want the last 3 Reads and their results", i, len(kept))
 		}
 	}
-	_ = activities.CompactPrompt
 }
 
 func lastUserText(r fakeanthropic.Request) string {

@@ -122,7 +122,7 @@ from a scripted fake instead, offline (embedded default only).`,
 	cmd.Flags().Float64Var(&f.budget, "max-budget-usd", 0, "end the prompt once the estimated cost of the model calls reaches this many US dollars (0: no limit)")
 	cmd.Flags().IntVar(&f.maxTokens, "max-tokens", 8192, "the most tokens of one assistant message")
 	cmd.Flags().StringVar(&f.fake, "fake-model", "", "answer from this fake-model script (JSON) instead of the API")
-	cmd.Flags().StringVar(&f.price, "price", "", "the model's price in dollars per million tokens, INPUT,OUTPUT[,CACHE_WRITE,CACHE_READ] (default: the table of known models)")
+	cmd.Flags().StringVar(&f.price, "price", "", "the model's price in dollars per million tokens, INPUT,OUTPUT[,CACHE_WRITE,CACHE_READ] (default: the config file's prices, else the table of known models)")
 	cmd.Flags().IntVar(&f.window, "context-window", 0, "the model's context window in tokens (default: the table of known models, else 200000)")
 	cmd.Flags().IntVar(&f.attempts, "model-attempts", 10, "the most tries of one model call when the API is overloaded, rate limited or failing (2s apart, doubling up to a minute)")
 	cmd.AddCommand(agentSendCmd(), agentStatusCmd(), agentInterruptCmd(), agentCompactCmd())
@@ -144,6 +144,19 @@ func startFakeModel(path string) (func(), error) {
 		os.Setenv("ANTHROPIC_API_KEY", "fake-model")
 	}
 	return srv.Close, nil
+}
+
+// modelPrice is the price the session's cost is estimated at: --price, else the
+// config file's price table, else (nil) modelinfo's list prices.
+func modelPrice(f agentFlags, cfg config.Config) *modelinfo.Price {
+	if f.price != "" {
+		p, _ := modelinfo.ParsePrice(f.price) // checked with the flags
+		return &p
+	}
+	if p, ok := cfg.Prices.Lookup(f.model); ok {
+		return &p
+	}
+	return nil
 }
 
 // startSession starts the session, or attaches to it when it is running.
@@ -182,10 +195,7 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 			Turn:         workflows.TurnOptions{HeartbeatTimeout: e.cfg.HeartbeatTimeout},
 		},
 	}
-	if f.price != "" {
-		p, _ := modelinfo.ParsePrice(f.price) // checked with the flags
-		in.Model.Price = &p
-	}
+	in.Model.Price = modelPrice(f, e.cfg)
 	run, err := e.conn.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID: id, TaskQueue: e.cfg.TaskQueue,
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,

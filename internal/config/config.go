@@ -64,6 +64,8 @@ type Config struct {
 	WebFetchAllowPrivate bool
 	// WebFetchTimeout bounds one WebFetch.
 	WebFetchTimeout time.Duration
+	// Prices is the config file's price table (prices.go), overriding modelinfo's.
+	Prices Prices
 	// File is the toolpipe.yaml in use, or "".
 	File string
 
@@ -163,6 +165,8 @@ func Load(fs *pflag.FlagSet, file string) (Config, *viper.Viper, error) {
 		PermissionModeSet: v.IsSet(KeyPermissionMode), AskTimeout: r.duration(KeyAskTimeout),
 		WebFetchTimeout: r.duration(KeyWebFetchTimeout), WebFetchAllowPrivate: r.boolean(KeyWebFetchAllowPrivate, false),
 	}
+	prices, perrs := readPrices(v.Get(KeyPrices))
+	c.Prices, r.errs = prices, append(r.errs, perrs...)
 	if _, err := readThresholds(v); err != nil {
 		// At start a bad threshold is an error; a bad edit while a worker runs is
 		// ignored with a warning (WatchThresholds), since nobody is there to read it.
@@ -235,7 +239,7 @@ func (c *Config) validate(used func(key string) bool) error {
 }
 
 var knownKeys = []string{KeyStateDir, KeyWorkdir, KeySettings, KeyPermissionMode, KeySession, KeyTaskQueue,
-	KeyPort, KeyUI, KeyUIPort, KeyHeartbeatTimeout, KeyLogLevel, KeyThresholds, KeyAskTimeout, KeyWebFetchAllowPrivate, KeyWebFetchTimeout}
+	KeyPort, KeyUI, KeyUIPort, KeyHeartbeatTimeout, KeyLogLevel, KeyThresholds, KeyAskTimeout, KeyWebFetchAllowPrivate, KeyWebFetchTimeout, KeyPrices}
 
 // checkFileKeys rejects a key in the config file that toolpipe does not know, naming
 // it: a misspelled key would otherwise silently leave its default in force.
