@@ -1,11 +1,14 @@
 package worker
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/interceptor"
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/activities"
@@ -27,6 +30,12 @@ type Config struct {
 	// WorkflowsOnly runs workflow tasks (and queries) but no tool: for answering a
 	// query about a workflow whose starter exited without resuming its tools.
 	WorkflowsOnly bool
+	// ShutdownGrace is how long running tools may go on after Stop before they are
+	// cancelled and reported as ended by the shutdown; 0 means 10 s.
+	ShutdownGrace time.Duration
+	// Swept, when set, is called once the start's sweep of dead workers' tools is
+	// over, with how many it declared lost (lost.go).
+	Swept func(lost int)
 }
 
 // shutdownGrace is how long running tools get to stop after SIGINT/SIGTERM: they
@@ -46,32 +55,99 @@ func Start(cfg Config) (sdkworker.Worker, error) {
 	}
 	opts := Options()
 	opts.WorkerStopTimeout = shutdownGrace
+	if cfg.ShutdownGrace > 0 {
+		opts.WorkerStopTimeout = cfg.ShutdownGrace
+	}
 	opts.LocalActivityWorkerOnly = cfg.WorkflowsOnly
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	var live *liveness
+	if !cfg.WorkflowsOnly {
+		// Outermost, so that it sees the SDK's own context and its shutdown cause.
+		if live, err = newLiveness(cfg.StateDir, cfg.TaskQueue, cfg.Client, log); err != nil {
+			_ = acts.Close()
+			return nil, err
+		}
+		opts.Interceptors = append([]interceptor.WorkerInterceptor{live.interceptor()}, opts.Interceptors...)
+	}
 	w := sdkworker.New(cfg.Client, cfg.TaskQueue, opts)
 	Register(w, acts)
 	if err := w.Start(); err != nil {
 		_ = acts.Close()
+		if live != nil {
+			live.close()
+		}
 		return nil, fmt.Errorf("worker: start: %w", err)
 	}
-	return closingWorker{Worker: w, acts: acts}, nil
+	cw := &closingWorker{Worker: w, acts: acts, live: live, swept: make(chan struct{})}
+	if live == nil {
+		close(cw.swept)
+		if cfg.Swept != nil {
+			cfg.Swept(0)
+		}
+		return cw, nil
+	}
+	// A dead worker's tools are declared lost while this one already polls: the
+	// failures name exact attempts (task tokens), so nothing this worker runs is hit.
+	ctx, cancel := context.WithCancel(context.Background())
+	cw.stopSweep = cancel
+	go func() {
+		defer close(cw.swept)
+		n := sweepLost(ctx, cfg.StateDir, cfg.Client, log)
+		if n > 0 {
+			log.Info("worker: declared the running tools of dead workers lost", "count", n)
+		}
+		if cfg.Swept != nil {
+			cfg.Swept(n)
+		}
+	}()
+	return cw, nil
 }
 
 // closingWorker closes the activities' MCP sessions once the worker has stopped, so
-// the stdio MCP servers it started exit with it (after running calls were cancelled).
+// the stdio MCP servers it started exit with it (after running calls were cancelled),
+// and gives the tools stopped by the shutdown time to report it (lost.go).
 type closingWorker struct {
 	sdkworker.Worker
-	acts *activities.Activities
+	acts      *activities.Activities
+	live      *liveness
+	stopSweep context.CancelFunc
+	swept     chan struct{}
+	finished  sync.Once
 }
 
+// shutdownReportWait bounds how long Stop waits, after the SDK's grace, for the
+// tools it cancelled to stop and report the shutdown.
+const shutdownReportWait = shutdownReportTimeout + 5*time.Second
+
 // Stop stops the worker, then its MCP servers.
-func (w closingWorker) Stop() {
+func (w *closingWorker) Stop() {
 	w.Worker.Stop()
-	_ = w.acts.Close()
+	w.finish()
 }
 
 // Run runs the worker until interruptCh, then closes its MCP servers.
-func (w closingWorker) Run(interruptCh <-chan interface{}) error {
+func (w *closingWorker) Run(interruptCh <-chan interface{}) error {
 	err := w.Worker.Run(interruptCh)
-	_ = w.acts.Close()
+	w.finish()
 	return err
+}
+
+func (w *closingWorker) finish() { w.finished.Do(w.finishOnce) }
+
+func (w *closingWorker) finishOnce() {
+	if w.live != nil {
+		w.stopSweep()
+		<-w.swept
+		done := make(chan struct{})
+		go func() { w.live.count.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(shutdownReportWait):
+		}
+		w.live.close()
+	}
+	_ = w.acts.Close()
 }

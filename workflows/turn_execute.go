@@ -16,6 +16,17 @@ import (
 // died while it ran: it is not run again, since it may have partially run (DESIGN §6).
 const LostWorkerMessage = "interrupted: the worker running this tool was lost; it may have partially run"
 
+// Error types of a tool attempt that its worker's end stopped (package worker
+// reports them): both count as a lost worker, like a heartbeat timeout.
+const (
+	// ErrWorkerLost: another worker found the attempt's worker process dead (its
+	// lock in the state directory was free) and failed the attempt at once.
+	ErrWorkerLost = "WorkerLost"
+	// ErrWorkerShutdown: the worker shut down gracefully while the tool ran and
+	// stopped it when its grace ran out.
+	ErrWorkerShutdown = "WorkerShutdown"
+)
+
 // bashTimeoutMargin is how long past its own timeout a Bash activity may take to kill
 // its process group and report, before Temporal gives up on it.
 const bashTimeoutMargin = time.Minute
@@ -121,10 +132,15 @@ func (t *turn) activityOptions(b tool.Block, retryable bool) workflow.ActivityOp
 	}
 }
 
-// isLostWorker: the activity stopped heartbeating or overran, i.e. its worker died.
+// isLostWorker: the activity stopped heartbeating or overran, i.e. its worker died,
+// or its worker said it died or shut down under it.
 func isLostWorker(err error) bool {
 	var te *temporal.TimeoutError
-	return errors.As(err, &te)
+	if errors.As(err, &te) {
+		return true
+	}
+	var ae *temporal.ApplicationError
+	return errors.As(err, &ae) && (ae.Type() == ErrWorkerLost || ae.Type() == ErrWorkerShutdown)
 }
 
 // failureMessage unwraps the activity error to the cause a model can act on.

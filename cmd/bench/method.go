@@ -32,7 +32,8 @@ of activities.
    turn whose Bash has side effects; it is killed with SIGKILL while the tool runs; a
    new worker process is started and the time from its start to the turn's result
    (the tool reported as interrupted) is measured. The turn's heartbeat timeout is
-   1 s.
+   the default 20 s: the new worker finds the dead one's lock in the state
+   directory free and declares its running tool lost at once.
 5. **Cost.** History events and bytes of a 10-Read turn divided by 10; the resident
    memory of a worker process holding 200 open turns (each with one completed tool,
    its intake still open).
@@ -57,12 +58,16 @@ const choices = `
   cancellation reaches an activity only in a heartbeat response, so this bounds how
   fast a failing Bash kills its siblings. Cost: more heartbeat RPCs for long tools
   (two per second per running tool), no durability cost.
-- **The heartbeat timeout is the lost-worker detector.** A tool's worker that dies
-  is noticed when its heartbeats stop; the default is 20 s (config
-  ` + "`heartbeat-timeout`" + `), the recovery figure uses 1 s. A shorter timeout finds a dead
-  worker faster but declares a merely stalled one (a long GC pause, an overloaded
-  machine) lost: a non-read-only tool is then reported interrupted while it may
-  still be running.
+- **A dead worker is known for sure, a stalled one is not.** Every worker holds a
+  lock in the state directory (` + "`workers/`" + `) and records its running tool
+  attempts there; the kernel drops the lock of a dead process, so a worker that
+  starts on the same machine fails a dead worker's attempts at once (typed
+  ` + "`WorkerLost`" + `) and resets its turns' sticky queues. A worker that shuts down
+  gracefully reports the tools its grace cut short (` + "`WorkerShutdown`" + `). Otherwise
+  the heartbeat timeout is the detector (default 20 s, config
+  ` + "`heartbeat-timeout`" + `): a stalled worker (GC pause, SIGSTOP, an overloaded
+  machine) still holds its lock and is declared lost no sooner than that. No
+  durability cost: a failure names one attempt by its task token.
 - **Eager workflow start** for turns started by a client that also runs the worker
   (the embedded default): the first workflow task comes back with the start call.
   No durability cost: the task is recorded as usual.

@@ -86,10 +86,14 @@ func (b *bench) childWorker(queue string) (*exec.Cmd, error) {
 	}
 }
 
+// recoveryHeartbeat is the turn's heartbeat timeout in the recovery scenario: the
+// default, so that the figure shows what a user gets, not a tuned detector.
+const recoveryHeartbeat = 20 * time.Second
+
 // recovery: a worker process is SIGKILLed while a turn's side-effecting tool runs;
 // measured is the time from a new worker's start to the turn's completion.
 func (b *bench) recovery() error {
-	var times []time.Duration
+	var times, starts []time.Duration
 	for n := range 3 {
 		queue := fmt.Sprintf("recovery-%d", n)
 		first, err := b.childWorker(queue)
@@ -98,7 +102,7 @@ func (b *bench) recovery() error {
 		}
 		marker := filepath.Join(b.work, fmt.Sprintf("recovery-%d", n))
 		run, err := b.c.ExecuteWorkflow(b.ctx, client.StartWorkflowOptions{ID: queue, TaskQueue: queue}, workflows.TurnWorkflowName,
-			workflows.TurnInput{SessionID: "bench", Workdir: b.work, CloseIntake: true, Options: workflows.TurnOptions{HeartbeatTimeout: time.Second},
+			workflows.TurnInput{SessionID: "bench", Workdir: b.work, CloseIntake: true, Options: workflows.TurnOptions{HeartbeatTimeout: recoveryHeartbeat},
 				Blocks: []tool.Block{{ID: "k", Name: tool.BashName, Input: raw(map[string]any{"command": "touch " + marker + "; sleep 60"})}}})
 		if err != nil {
 			return err
@@ -118,6 +122,7 @@ func (b *bench) recovery() error {
 		if err != nil {
 			return err
 		}
+		starts = append(starts, time.Since(start))
 		var res workflows.TurnResult
 		err = run.Get(b.ctx, &res)
 		times = append(times, time.Since(start))
@@ -130,8 +135,9 @@ func (b *bench) recovery() error {
 			return fmt.Errorf("recovery: unexpected result %+v", res.Results)
 		}
 	}
-	b.add(row{"4. recovery", "new worker start → turn complete, after SIGKILL (heartbeat timeout 1 s), p50 of 3",
-		ms(pct(times, 50)), target(true, "≤ 2 s", pct(times, 50) <= 2*time.Second)})
+	b.add(row{"4. recovery", "new worker start → turn complete, after SIGKILL (heartbeat timeout 20 s, the default), p50 / max of 3",
+		ms(pct(times, 50)) + " / " + ms(pct(times, 100)), target(true, "≤ 1 s", pct(times, 50) <= time.Second)})
+	b.add(row{"4. recovery", "… of which the new worker process's start (exec → it polls), p50", ms(pct(starts, 50)), "(no target)"})
 	return nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -186,11 +187,17 @@ func TestCrashAndResume(t *testing.T) {
 		toolUse("c2", "Bash", map[string]any{"command": "echo started >> running; sleep 120"}))
 	msgFile := filepath.Join(t.TempDir(), "msg.json")
 	os.WriteFile(msgFile, []byte(msg), 0o644)
-	args := []string{"run", "--workdir", work, "--heartbeat-timeout", "2s", msgFile}
+	// A heartbeat timeout far beyond the test's time: the re-run learns that the
+	// tool's process died from its lock in the state directory, not from the timeout.
+	args := []string{"run", "--workdir", work, "--heartbeat-timeout", "10m", msgFile}
 
 	killWhenRunning(t, starter(t, state, args...), filepath.Join(work, "running"))
 
-	second := starter(t, state, args...)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	plain := starter(t, state, args...)
+	second := exec.CommandContext(ctx, plain.Path, plain.Args[1:]...)
+	second.Env = plain.Env
 	var stderr bytes.Buffer
 	second.Stderr = &stderr
 	out, err := second.Output()

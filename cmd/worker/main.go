@@ -1,7 +1,8 @@
 // Command worker runs toolpipe's Turn workflows and tool activities against a
 // Temporal cluster (TEMPORAL_ADDRESS or a profile, through envconfig), or against the
-// embedded server with --dev. SIGINT/SIGTERM stop it gracefully: running tools get
-// their cancellation and kill their processes.
+// embedded server with --dev. SIGINT/SIGTERM stop it gracefully: it stops taking
+// work, running tools get 10 s to finish, then are cancelled (their processes
+// killed) and reported to their turns as ended by the shutdown before it exits.
 package main
 
 import (

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -32,6 +33,9 @@ import (
 // with SIGKILL need it in a process of its own; re-executing the test binary saves
 // building cmd/worker.
 const workerEnv = "TOOLPIPE_RELIABILITY_WORKER"
+
+// graceEnv, in a worker process, is its shutdown grace (a duration).
+const graceEnv = "TOOLPIPE_RELIABILITY_GRACE"
 
 // fullEnv turns on the heavy variants.
 const fullEnv = "TOOLPIPE_RELIABILITY_FULL"
@@ -69,12 +73,22 @@ func runWorkerProcess(spec string) int {
 		return 1
 	}
 	defer c.Close()
-	w, err := tpworker.Start(tpworker.Config{Client: c, TaskQueue: f[2], StateDir: f[3], Logger: log})
+	var grace time.Duration
+	if g := os.Getenv(graceEnv); g != "" {
+		grace, _ = time.ParseDuration(g)
+	}
+	// stdout is one line per event, for the test to wait on: "ready", then "swept N".
+	var out sync.Mutex
+	say := func(line string) { out.Lock(); fmt.Println(line); out.Unlock() }
+	ready := make(chan struct{})
+	w, err := tpworker.Start(tpworker.Config{Client: c, TaskQueue: f[2], StateDir: f[3], Logger: log, ShutdownGrace: grace,
+		Swept: func(n int) { <-ready; say(fmt.Sprintf("swept %d", n)) }})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "worker process:", err)
 		return 1
 	}
-	fmt.Println("ready")
+	say("ready")
+	close(ready)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
 	<-sig
@@ -110,6 +124,17 @@ func (e *env) inProcessWorker() {
 // workerProc is a worker subprocess.
 type workerProc struct {
 	cmd *exec.Cmd
+	out *bufio.Reader
+}
+
+// next reads the worker's next stdout line ("swept N" after "ready").
+func (p *workerProc) next(t *testing.T) string {
+	t.Helper()
+	line, err := p.out.ReadString('\n')
+	if err != nil {
+		t.Fatalf("worker process: reading its output: %v", err)
+	}
+	return strings.TrimSuffix(line, "\n")
 }
 
 // startWorkerProcess starts a worker process and returns once it polls.
@@ -132,9 +157,9 @@ func (e *env) startWorkerProcessAt(addr, namespace string) *workerProc {
 	if err := cmd.Start(); err != nil {
 		e.t.Fatal(err)
 	}
-	p := &workerProc{cmd: cmd}
+	p := &workerProc{cmd: cmd, out: bufio.NewReader(out)}
 	e.t.Cleanup(p.kill)
-	line, err := bufio.NewReader(out).ReadString('\n')
+	line, err := p.out.ReadString('\n')
 	if err != nil || line != "ready\n" {
 		e.t.Fatalf("worker process did not start: %q %v", line, err)
 	}

@@ -1,0 +1,150 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"go.temporal.io/api/common/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+// sweepFor bounds how long a sweep keeps trying while the server is away (an
+// embedded server being taken over by another client takes a few seconds).
+const sweepFor = 2 * time.Minute
+
+// sweepRetry is the pause between two tries of a sweep that met an absent server.
+const sweepRetry = 500 * time.Millisecond
+
+// sweepLost declares lost the running tools of every dead worker of the state
+// directory on this kernel (lost.go), retrying while the server is unreachable. It
+// returns how many attempts it failed.
+func sweepLost(ctx context.Context, stateDir string, c client.Client, log *slog.Logger) int {
+	ctx, cancel := context.WithTimeout(ctx, sweepFor)
+	defer cancel()
+	total := 0
+	for {
+		n, again := sweepOnce(ctx, stateDir, c, log)
+		total += n
+		if !again {
+			return total
+		}
+		select {
+		case <-ctx.Done():
+			log.Warn("worker: gave up declaring a dead worker's tools lost; their heartbeat timeout will", "error", ctx.Err())
+			return total
+		case <-time.After(sweepRetry):
+		}
+	}
+}
+
+// sweepOnce goes through the workers' directories once; again is true when one
+// could not be finished because the server did not answer.
+func sweepOnce(ctx context.Context, stateDir string, c client.Client, log *slog.Logger) (failed int, again bool) {
+	root := filepath.Join(stateDir, workersDir)
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return 0, false // no worker ever ran here
+	}
+	boot := bootID()
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		n, retry := sweepDir(ctx, filepath.Join(root, e.Name()), boot, c, log)
+		failed += n
+		again = again || retry
+	}
+	return failed, again
+}
+
+// sweepDir fails the recorded attempts of one worker's directory if its lock is
+// free, i.e. its process is dead. It holds that lock meanwhile, so two sweeps never
+// work on one directory.
+func sweepDir(ctx context.Context, dir, boot string, c client.Client, log *slog.Logger) (failed int, again bool) {
+	var o owner
+	if b, err := os.ReadFile(filepath.Join(dir, "owner.json")); err != nil || json.Unmarshal(b, &o) != nil || o.BootID != boot {
+		return 0, false // another kernel's worker (a shared file system): its lock proves nothing here
+	}
+	lock, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_RDWR, 0)
+	if err != nil {
+		return 0, false // removed by a sweep that just finished
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return 0, false // alive (or stalled, or being swept): not ours to judge
+	}
+	running := filepath.Join(dir, "running")
+	recs, err := os.ReadDir(running)
+	if err != nil {
+		return 0, false // already swept and removed before we locked
+	}
+	for _, f := range recs {
+		path := filepath.Join(running, f.Name())
+		var r record
+		if b, err := os.ReadFile(path); err != nil || json.Unmarshal(b, &r) != nil {
+			_ = os.Remove(path) // torn by the death it records: nothing to act on
+			continue
+		}
+		done, err := declareLost(ctx, c, r, o)
+		if err != nil {
+			log.Warn("worker: cannot declare a dead worker's tool lost yet", "workflow_id", r.WorkflowID, "activity_id", r.ActivityID, "error", err)
+			again = true
+			continue
+		}
+		if done {
+			failed++
+			log.Info("worker: declared a dead worker's tool lost", "workflow_id", r.WorkflowID, "activity_id", r.ActivityID,
+				"activity_type", r.ActivityType, "attempt", r.Attempt, "dead_pid", o.PID)
+		}
+		_ = os.Remove(path)
+	}
+	if !again {
+		_ = os.RemoveAll(dir)
+	}
+	return failed, again
+}
+
+// declareLost fails the recorded attempt with workflows.ErrWorkerLost. Its
+// workflow's sticky queue (the dead worker's) is reset first, so the workflow task
+// this failure creates goes to the task queue at once instead of waiting out the
+// sticky schedule-to-start timeout. done is false when the attempt had already
+// ended (it completed just before the death, or timed out): nothing to declare.
+func declareLost(ctx context.Context, c client.Client, r record, o owner) (done bool, err error) {
+	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	_, err = c.WorkflowService().ResetStickyTaskQueue(rctx, &workflowservice.ResetStickyTaskQueueRequest{
+		Namespace: r.Namespace, Execution: &common.WorkflowExecution{WorkflowId: r.WorkflowID, RunId: r.RunID}})
+	if err != nil && !gone(err) {
+		return false, fmt.Errorf("reset sticky queue: %w", err)
+	}
+	lost := temporal.NewApplicationErrorWithOptions(
+		fmt.Sprintf("the worker running this tool (process %d) died while it ran; it may have partially run", o.PID),
+		workflows.ErrWorkerLost, temporal.ApplicationErrorOptions{})
+	if err := failAttempt(rctx, c, r.Namespace, r.TaskToken, lost); err != nil {
+		if gone(err) {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
+}
+
+// gone reports an answer that the attempt or its workflow no longer runs.
+func gone(err error) bool {
+	var notFound *serviceerror.NotFound
+	var invalid *serviceerror.InvalidArgument
+	return errors.As(err, &notFound) || errors.As(err, &invalid)
+}
