@@ -101,8 +101,12 @@ func (t *turn) finished() bool { return t.ready && t.closed && t.tracker.Done() 
 // add tracks new blocks and schedules what can run.
 func (t *turn) add(blocks []tool.Block) {
 	for _, b := range blocks {
-		if _, err := t.tracker.Add(b); err != nil {
+		x, err := t.tracker.Add(b)
+		if err != nil {
 			panic(err) // validateBlocks ran first: a duplicate here is a bug
+		}
+		if !x.Known {
+			traceRefusedCall(t.siblingCtx, b, *x.Result, refusedUnknownTool) // turn_trace.go
 		}
 	}
 	t.pump()
