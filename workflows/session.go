@@ -83,7 +83,8 @@ type session struct {
 // make, append the results, and repeat until the model stops calling tools, a hook
 // stops it or the turn limit is reached. The conversation budget is applied before
 // every model call; messages live in the store. Users add messages with SendUpdate.
-func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
+func Session(ctx workflow.Context, in SessionInput) (_ SessionResult, err error) {
+	defer func() { upsertEnded(ctx, in.SearchAttributes, in.SessionID, err) }() // terminal_status.go
 	s := &session{in: in, opts: in.Options.withDefaults(), model: in.Model.withDefaults(), toolNames: map[string]string{}, phase: "idle"}
 	if err := persistence.ValidateName("session id", in.SessionID); err != nil {
 		return SessionResult{}, temporal.NewApplicationErrorWithOptions(err.Error(), ErrBadSessionInput,
