@@ -152,7 +152,7 @@ func TestModelSpanAttributes(t *testing.T) {
 		for k, v := range map[string]string{
 			string(activities.AttrOperation): "chat", string(activities.AttrProvider): "anthropic", string(activities.AttrRequestModel): "claude-test-1",
 			string(activities.AttrResponseModel): "claude-test-1",
-			string(activities.AttrInputTokens):  strconv.Itoa(u.TotalInput()), string(activities.AttrOutputTokens): strconv.Itoa(u.OutputTokens),
+			string(activities.AttrInputTokens):   strconv.Itoa(u.TotalInput()), string(activities.AttrOutputTokens): strconv.Itoa(u.OutputTokens),
 			string(activities.AttrCacheReadTokens): strconv.Itoa(u.CacheReadInputTokens), string(activities.AttrCacheCreationTokens): strconv.Itoa(u.CacheCreationInputTokens),
 		} {
 			if g := attrKey(s, k); g != v {

@@ -84,8 +84,9 @@ type session struct {
 // stops it or the turn limit is reached. The conversation budget is applied before
 // every model call; messages live in the store. Users add messages with SendUpdate.
 func Session(ctx workflow.Context, in SessionInput) (_ SessionResult, err error) {
-	defer func() { upsertEnded(ctx, in.SearchAttributes, in.SessionID, err) }() // terminal_status.go
+	logSessionStart(ctx, in) // lifecycle_log.go
 	s := &session{in: in, opts: in.Options.withDefaults(), model: in.Model.withDefaults(), toolNames: map[string]string{}, phase: "idle"}
+	defer func() { s.ended(ctx, err) }()
 	if err := persistence.ValidateName("session id", in.SessionID); err != nil {
 		return SessionResult{}, temporal.NewApplicationErrorWithOptions(err.Error(), ErrBadSessionInput,
 			temporal.ApplicationErrorOptions{NonRetryable: true})

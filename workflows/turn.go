@@ -53,14 +53,10 @@ const rejectedInputAlone = "rejected-input-alone"
 // Turn runs the tool calls of one assistant turn with Claude Code's streaming
 // executor semantics (DESIGN §3) and returns every result in arrival order.
 func Turn(ctx workflow.Context, in TurnInput) (_ TurnResult, err error) {
-	// A cancelled turn records its end itself (upsertTerminal); any other failure
-	// here (terminal_status.go).
-	defer func() {
-		if !temporal.IsCanceledError(err) {
-			upsertEnded(ctx, in.SearchAttributes, in.SessionID, err)
-		}
-	}()
-	t := &turn{
+	logTurnStart(ctx, in) // lifecycle_log.go
+	var t *turn
+	defer func() { t.ended(ctx, err) }()
+	t = &turn{
 		in:      in,
 		opts:    in.Options.withDefaults(),
 		context: in.Context,
