@@ -147,10 +147,10 @@ func NewAgent(cfg AgentConfig) (*Agent, error) {
 
 // Register registers the agent activities under their names.
 func (a *Agent) Register(r worker.ActivityRegistry) {
-	r.RegisterActivityWithOptions(a.CallModel, activity.RegisterOptions{Name: ModelActivityName})
+	r.RegisterActivityWithOptions(a.observedCallModel(), activity.RegisterOptions{Name: ModelActivityName})
 	r.RegisterActivityWithOptions(a.AppendMessages, activity.RegisterOptions{Name: AppendActivityName})
 	r.RegisterActivityWithOptions(a.OpenSession, activity.RegisterOptions{Name: OpenSessionActivityName})
-	r.RegisterActivityWithOptions(a.CompactConversation, activity.RegisterOptions{Name: CompactActivityName})
+	r.RegisterActivityWithOptions(a.observedCompact(), activity.RegisterOptions{Name: CompactActivityName})
 }
 
 // StateDir is where the tool activities keep sessions, for wiring the agent

@@ -134,6 +134,7 @@ func (a *Agent) consume(ctx context.Context, params anthropic.MessageNewParams,
 		return anthropic.Message{}, temporal.NewApplicationErrorWithOptions(
 			"model: the stream ended before the message did", ErrModelUnavailable, temporal.ApplicationErrorOptions{})
 	}
+	noteModelResponse(ctx, acc) // telemetry_model.go
 	return acc, nil
 }
 

@@ -237,6 +237,19 @@ func otlpTraceExporter(ctx context.Context, proto string) (sdktrace.SpanExporter
 	return exp, nil
 }
 
+// StartTrace starts the span that a command's calls to one workflow hang under:
+// the client's StartWorkflow, every update and signal it sends (the SDK's
+// interceptor writes the span of each into its header, so the workflow's handler
+// spans are their children) and, through them, the workflow's activities. Without
+// it each update would begin a trace of its own. With tracing off the context is
+// returned as it is and the span is a no-op; end it when the command is done.
+func (t *Telemetry) StartTrace(ctx context.Context, name string, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
+	if !t.Tracing() {
+		return ctx, trace.SpanFromContext(ctx)
+	}
+	return t.tracer.Tracer("github.com/toolpipe/toolpipe/worker").Start(ctx, name, trace.WithAttributes(attrs...))
+}
+
 // Tracing reports whether spans are recorded.
 func (t *Telemetry) Tracing() bool { return t != nil && t.tracer != nil }
 

@@ -134,8 +134,12 @@ func TestTurnSpanTree(t *testing.T) {
 	if attr(hookSpans[0], activities.AttrToolCallID) != "r1" || attr(hookSpans[0], activities.AttrHookExitCode) != "0" || attr(hookSpans[0], activities.AttrHookDurationMs) == "" {
 		t.Errorf("hook span attributes: %v", hookSpans[0].Attributes)
 	}
-	if len(tools) != 3 {
-		t.Fatalf("tool spans for %v; want b1, r1, b2 (an unknown tool runs nothing)", keys(tools))
+	if len(tools) != 4 {
+		t.Fatalf("tool spans for %v; want b1, r1, b2 and u1", keys(tools))
+	}
+	// An unknown tool runs no activity: the workflow records its span, failed.
+	if c := chain(tools["u1"]); c != "execute_tool Nope < RunWorkflow:Turn < StartWorkflow:Turn" || tools["u1"].Status.Code != codes.Error {
+		t.Errorf("u1: span chain %s, status %+v", c, tools["u1"].Status)
 	}
 	for id, name := range map[string]string{"b1": "Bash", "r1": "Read", "b2": "Bash"} {
 		want := "execute_tool " + name + " < RunActivity:" + name + " < StartActivity:" + name + " < RunWorkflow:Turn < StartWorkflow:Turn"

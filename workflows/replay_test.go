@@ -22,6 +22,7 @@ var turnHistories = []string{
 	"testdata/turn_history_start_first.json",  // start-input-first (GetVersion 1)
 	"testdata/turn_history_cancelled.json",    // terminal-status: a cancelled turn with search attributes
 	"testdata/turn_history_reject_alone.json", // rejected-input-alone: a refused Bash input cascades no more
+	"testdata/turn_history_failed.json",       // ended-status: a failed turn with search attributes
 }
 
 // turnRecorders record a history again with TOOLPIPE_RECORD_HISTORY=1 (only the
@@ -29,6 +30,7 @@ var turnHistories = []string{
 var turnRecorders = map[string]func(t *testing.T, path string){
 	"testdata/turn_history_cancelled.json":    recordCancelledTurnHistory,
 	"testdata/turn_history_reject_alone.json": recordTurnHistory,
+	"testdata/turn_history_failed.json":       recordFailedTurnHistory,
 }
 
 // TestTurnReplay replays the recorded Turn histories (streamed blocks, a Bash error

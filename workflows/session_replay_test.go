@@ -18,7 +18,13 @@ import (
 // new one as the last. session_history.json predates tasks-start-as-streamed (its
 // Task starts when the message has ended); session_history_tasks.json has the Task
 // started by a StartTask update while the message streams.
-var sessionHistories = []string{"testdata/session_history.json", "testdata/session_history_tasks.json"}
+var sessionHistories = []string{"testdata/session_history.json", "testdata/session_history_tasks.json",
+	"testdata/session_history_cancelled.json"} // ended-status: a cancelled session with search attributes
+
+// sessionRecorders record the newest history when it is not recordSessionHistory's.
+var sessionRecorders = map[string]func(t *testing.T, path string){
+	"testdata/session_history_cancelled.json": recordCancelledSessionHistory,
+}
 
 const (
 	// sessionReplayID is the recorded session's workflow id: child workflow ids derive
@@ -32,7 +38,11 @@ const (
 // TOOLPIPE_RECORD_HISTORY=1 only for a deliberate, versioned change.
 func TestSessionReplay(t *testing.T) {
 	if os.Getenv("TOOLPIPE_RECORD_HISTORY") == "1" {
-		recordSessionHistory(t)
+		if rec, ok := sessionRecorders[sessionHistories[len(sessionHistories)-1]]; ok {
+			rec(t, sessionHistories[len(sessionHistories)-1])
+		} else {
+			recordSessionHistory(t)
+		}
 	}
 	for _, path := range sessionHistories {
 		r := sdkworker.NewWorkflowReplayer()

@@ -52,8 +52,11 @@ const rejectedInputAlone = "rejected-input-alone"
 
 // Turn runs the tool calls of one assistant turn with Claude Code's streaming
 // executor semantics (DESIGN §3) and returns every result in arrival order.
-func Turn(ctx workflow.Context, in TurnInput) (TurnResult, error) {
-	t := &turn{
+func Turn(ctx workflow.Context, in TurnInput) (_ TurnResult, err error) {
+	logTurnStart(ctx, in) // lifecycle_log.go
+	var t *turn
+	defer func() { t.ended(ctx, err) }()
+	t = &turn{
 		in:      in,
 		opts:    in.Options.withDefaults(),
 		context: in.Context,
@@ -101,8 +104,12 @@ func (t *turn) finished() bool { return t.ready && t.closed && t.tracker.Done() 
 // add tracks new blocks and schedules what can run.
 func (t *turn) add(blocks []tool.Block) {
 	for _, b := range blocks {
-		if _, err := t.tracker.Add(b); err != nil {
+		x, err := t.tracker.Add(b)
+		if err != nil {
 			panic(err) // validateBlocks ran first: a duplicate here is a bug
+		}
+		if !x.Known {
+			traceRefusedCall(t.siblingCtx, b, *x.Result, refusedUnknownTool) // turn_trace.go
 		}
 	}
 	t.pump()

@@ -42,6 +42,7 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 	id := x.Block.ID
 	if err := def.ValidateInput(x.Block.Input); err != nil {
 		r := tool.ErrorResult(id, tool.UseError(err.Error()))
+		traceRefusedCall(t.siblingCtx, x.Block, r, refusedInput) // turn_trace.go
 		if t.rejectAlone {
 			if err := t.tracker.Reject(id, r); err != nil {
 				panic(err)

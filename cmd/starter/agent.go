@@ -99,6 +99,8 @@ from a scripted fake instead, offline (embedded default only).`,
 			if f.fake != "" && !e.conn.Embedded {
 				return badInput("--fake-model runs the model inside this process: it needs the embedded default (unset TEMPORAL_ADDRESS)")
 			}
+			ctx, endTrace := e.traceSession(ctx) // trace.go
+			defer endTrace()
 			run, err := e.startSession(ctx, prompt, f)
 			if err != nil {
 				return err
@@ -162,6 +164,7 @@ func modelPrice(f agentFlags, cfg config.Config) *modelinfo.Price {
 // startSession starts the session, or attaches to it when it is running.
 func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (client.WorkflowRun, error) {
 	id := sessionWorkflowID(e.cfg.Session)
+	traceWorkflowID(ctx, id)
 	if d, err := e.conn.Client.DescribeWorkflowExecution(ctx, id, ""); err == nil &&
 		d.WorkflowExecutionInfo.Status == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
 		if prompt != "" {

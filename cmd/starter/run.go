@@ -62,6 +62,8 @@ to the existing turn: completed tools are not run again.`,
 				return err
 			}
 			defer e.close()
+			ctx, endTrace := e.traceTurn(ctx) // trace.go
+			defer endTrace()
 			run, err := e.startOrAttach(ctx, blocks, workflows.TurnInput{Blocks: blocks, CloseIntake: true})
 			if err != nil {
 				return err
@@ -100,6 +102,7 @@ func (e *env) startOrAttach(ctx context.Context, named []tool.Block, in workflow
 		return e.conn.Client.GetWorkflow(ctx, legacy, ""), nil // started on the shared queue: its workers run it
 	}
 	id, digest := turnID(e.cfg.Session, named), messageDigest(named)
+	traceWorkflowID(ctx, id)
 	in.SessionID, in.Workdir = e.cfg.Session, e.cfg.Workdir
 	files, err := sessionReadFiles(e.cfg) // readstate.go
 	if err != nil {
@@ -216,6 +219,8 @@ func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, 
 		return err
 	}
 	defer e.close()
+	ctx, endTrace := e.traceTurn(ctx) // trace.go
+	defer endTrace()
 	sc := bufio.NewScanner(stdin)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	var run client.WorkflowRun

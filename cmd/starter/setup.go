@@ -52,13 +52,6 @@ func loadConfig(cmd *cobra.Command) (config.Config, error) {
 	return cfg, nil
 }
 
-// newLogger logs to stderr at the configured level.
-func newLogger(level string) *slog.Logger {
-	var l slog.Level
-	_ = l.UnmarshalText([]byte(level)) // validated by config
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l}))
-}
-
 // setup connects as mode says and, when the server is embedded, runs a worker in
 // this process so that a turn needs nothing else: on a task queue of its own for
 // run and agent (queues.go), on the configured queue for dev.
@@ -67,7 +60,7 @@ func setup(ctx context.Context, cfg config.Config, mode tpworker.Mode) (*env, er
 }
 
 func setupWorker(ctx context.Context, cfg config.Config, mode tpworker.Mode, withWorker bool) (*env, error) {
-	log := newLogger(cfg.LogLevel)
+	log := tpworker.NewLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
 	// Traces and metrics are off unless the OTEL_* variables or TOOLPIPE_TRACE ask.
 	tel, err := tpworker.NewTelemetry(ctx, tpworker.TelemetryConfig{ServiceName: "toolpipe-starter"})
 	if err != nil {

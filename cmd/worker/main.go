@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -36,9 +35,7 @@ func main() {
 			if err != nil {
 				return badInput{err}
 			}
-			var level slog.Level
-			_ = level.UnmarshalText([]byte(cfg.LogLevel))
-			log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+			log := tpworker.NewLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 			mode := tpworker.Cluster

@@ -33,8 +33,10 @@ const (
 	KeyUIPort           = "ui-port"
 	KeyHeartbeatTimeout = "heartbeat-timeout"
 	KeyLogLevel         = "log-level"
-	KeyThresholds       = "thresholds"
-	KeyAskTimeout       = "ask-timeout"
+	// KeyLogFormat is text or json; every command with a log level has it.
+	KeyLogFormat  = "log-format"
+	KeyThresholds = "thresholds"
+	KeyAskTimeout = "ask-timeout"
 	// KeyWebFetchAllowPrivate lets WebFetch reach loopback, private and link-local
 	// addresses; off, such requests are refused (no server-side request forgery).
 	KeyWebFetchAllowPrivate = "webfetch-allow-private"
@@ -60,6 +62,8 @@ type Config struct {
 	UIPort           int
 	HeartbeatTimeout time.Duration
 	LogLevel         string
+	// LogFormat is "text" (slog's key=value lines) or "json" (one object a line).
+	LogFormat string
 	// WebFetchAllowPrivate lets WebFetch reach the local network.
 	WebFetchAllowPrivate bool
 	// WebFetchTimeout bounds one WebFetch.
@@ -78,6 +82,9 @@ type Config struct {
 var PermissionModes = []string{"default", "acceptEdits", "plan", "bypassPermissions"}
 
 var logLevels = []string{"debug", "info", "warn", "error"}
+
+// LogFormats are the values of log-format.
+var LogFormats = []string{"text", "json"}
 
 // DefaultStateDir is $XDG_STATE_HOME/toolpipe, else ~/.local/state/toolpipe.
 func DefaultStateDir() string {
@@ -118,6 +125,7 @@ func AddFlags(fs *pflag.FlagSet, keys ...string) {
 			fs.Duration(k, 20*time.Second, "how long a silent tool counts as alive (bounds lost-worker detection)")
 		case KeyLogLevel:
 			fs.String(k, "warn", "log level: "+strings.Join(logLevels, ", "))
+			fs.String(KeyLogFormat, "text", "log format: "+strings.Join(LogFormats, ", "))
 		case KeyAskTimeout:
 			fs.Duration(k, 24*time.Hour, "how long a tool call waits for `starter approve` before it is denied")
 		case KeyWebFetchAllowPrivate:
@@ -161,7 +169,7 @@ func Load(fs *pflag.FlagSet, file string) (Config, *viper.Viper, error) {
 		StateDir: r.str(KeyStateDir), Workdir: r.str(KeyWorkdir), Settings: r.str(KeySettings),
 		PermissionMode: r.str(KeyPermissionMode), Session: r.str(KeySession), TaskQueue: r.str(KeyTaskQueue),
 		Port: r.integer(KeyPort), UI: r.boolean(KeyUI, true), UIPort: r.integer(KeyUIPort),
-		HeartbeatTimeout: r.duration(KeyHeartbeatTimeout), LogLevel: r.str(KeyLogLevel), File: file,
+		HeartbeatTimeout: r.duration(KeyHeartbeatTimeout), LogLevel: r.str(KeyLogLevel), LogFormat: r.str(KeyLogFormat), File: file,
 		PermissionModeSet: v.IsSet(KeyPermissionMode), AskTimeout: r.duration(KeyAskTimeout),
 		WebFetchTimeout: r.duration(KeyWebFetchTimeout), WebFetchAllowPrivate: r.boolean(KeyWebFetchAllowPrivate, false),
 	}
@@ -232,6 +240,9 @@ func (c *Config) validate(used func(key string) bool) error {
 	if used(KeyLogLevel) && !slices.Contains(logLevels, c.LogLevel) {
 		errs = append(errs, fmt.Errorf("%s %q is not one of %s", KeyLogLevel, c.LogLevel, strings.Join(logLevels, ", ")))
 	}
+	if used(KeyLogFormat) && !slices.Contains(LogFormats, c.LogFormat) {
+		errs = append(errs, fmt.Errorf("%s %q is not one of %s", KeyLogFormat, c.LogFormat, strings.Join(LogFormats, ", ")))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
@@ -239,7 +250,7 @@ func (c *Config) validate(used func(key string) bool) error {
 }
 
 var knownKeys = []string{KeyStateDir, KeyWorkdir, KeySettings, KeyPermissionMode, KeySession, KeyTaskQueue,
-	KeyPort, KeyUI, KeyUIPort, KeyHeartbeatTimeout, KeyLogLevel, KeyThresholds, KeyAskTimeout, KeyWebFetchAllowPrivate, KeyWebFetchTimeout, KeyPrices}
+	KeyPort, KeyUI, KeyUIPort, KeyHeartbeatTimeout, KeyLogLevel, KeyLogFormat, KeyThresholds, KeyAskTimeout, KeyWebFetchAllowPrivate, KeyWebFetchTimeout, KeyPrices}
 
 // checkFileKeys rejects a key in the config file that toolpipe does not know, naming
 // it: a misspelled key would otherwise silently leave its default in force.

@@ -21,6 +21,8 @@ func TestBadValuesNameKeyValueAndWhatIsAllowed(t *testing.T) {
 		{name: "ui-port in file not a number", file: "ui-port: lots\n", want: []string{`ui-port "lots" is not a whole number`}},
 		{name: "negative threshold", file: "thresholds:\n  Bash: -5\n", want: []string{"thresholds", "bash", "-5", "positive"}},
 		{name: "threshold for no tool", file: "thresholds:\n  Bsh: 5\n", want: []string{"bsh: no such tool"}},
+		{name: "log format unknown", env: "TOOLPIPE_LOG_FORMAT", envValue: "xml", want: []string{`log-format "xml" is not one of text, json`}},
+		{name: "log format in file is a list", file: "log-format: [json]\n", want: []string{"log-format [json] is not a single value"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -52,11 +54,12 @@ func TestGoodValuesInEveryForm(t *testing.T) {
 	writeFile(t, file, "ui-port: 9001\nheartbeat-timeout: 45s\nthresholds:\n  Bash: 1000\n")
 	t.Setenv("TOOLPIPE_UI", "false")
 	t.Setenv("TOOLPIPE_PORT", "7999")
+	t.Setenv("TOOLPIPE_LOG_FORMAT", "json")
 	c, _, err := Load(flags("--log-level", "info"), file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.UI || c.Port != 7999 || c.UIPort != 9001 || c.HeartbeatTimeout.String() != "45s" || c.LogLevel != "info" {
+	if c.UI || c.Port != 7999 || c.UIPort != 9001 || c.HeartbeatTimeout.String() != "45s" || c.LogLevel != "info" || c.LogFormat != "json" {
 		t.Fatalf("loaded %+v", c)
 	}
 }

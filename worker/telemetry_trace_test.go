@@ -1,0 +1,181 @@
+package worker_test
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"go.opentelemetry.io/otel/codes"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.temporal.io/sdk/client"
+	sdkworker "go.temporal.io/sdk/worker"
+
+	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/tool"
+	tpworker "github.com/toolpipe/toolpipe/worker"
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+// tracedClient is a client of the shared test server whose spans go to the
+// returned in-memory exporter.
+func tracedClient(t *testing.T) (*tpworker.Telemetry, client.Client, *tracetest.InMemoryExporter) {
+	t.Helper()
+	spans := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
+	tel, err := tpworker.NewTelemetry(context.Background(), tpworker.TelemetryConfig{Getenv: noEnv, TracerProvider: tp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := tel.ClientOptions(client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := testenv.Server().NewClientWithOptions(opts)
+	t.Cleanup(c.Close)
+	return tel, c, spans
+}
+
+// A turn driven as `starter run --stream` drives it (start, AddBlocks, CloseIntake,
+// Collect) under the command's StartTrace span is one trace: the updates, their
+// handlers, the workflow and every call, including the calls that never became an
+// activity (an unknown tool, a refused input), which get an execute_tool span with
+// Error status.
+func TestTurnIsOneTrace(t *testing.T) {
+	tel, c, spans := tracedClient(t)
+	queue := testenv.TaskQueue(t)
+	w, err := tpworker.Start(tpworker.Config{Client: c, TaskQueue: queue, StateDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	ctx, root := tel.StartTrace(testenv.Context(t), "starter run")
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "one-trace-" + queue, TaskQueue: queue},
+		workflows.TurnWorkflowName, workflows.TurnInput{SessionID: "s-trace", Workdir: t.TempDir(),
+			Blocks: []tool.Block{block("b1", tool.BashName, map[string]any{"command": "echo hi"})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	update := func(name string, args ...any) {
+		h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: run.GetID(), UpdateName: name, Args: args,
+			WaitForStage: client.WorkflowUpdateStageCompleted})
+		if err == nil {
+			err = h.Get(ctx, nil)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	update(workflows.AddBlocksUpdate, []tool.Block{block("u1", "Nope", map[string]any{}), block("r1", tool.ReadName, map[string]any{"limit": 3})})
+	update(workflows.CollectUpdate, workflows.CollectRequest{From: 0})
+	update(workflows.CloseIntakeUpdate)
+	if err := run.Get(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	root.End()
+
+	want := root.SpanContext().TraceID()
+	names := map[string]tracetest.SpanStub{}
+	for _, s := range spans.GetSpans() {
+		if s.SpanContext.TraceID() != want {
+			t.Errorf("span %s is in trace %s, not the command's %s", s.Name, s.SpanContext.TraceID(), want)
+		}
+		names[s.Name] = s
+	}
+	for _, n := range []string{"starter run", "StartWorkflow:Turn", "RunWorkflow:Turn", "UpdateWorkflow:AddBlocks", "HandleUpdate:AddBlocks",
+		"UpdateWorkflow:CloseIntake", "UpdateWorkflow:Collect", "HandleUpdate:Collect", "execute_tool Bash", "execute_tool Nope", "execute_tool Read"} {
+		if _, ok := names[n]; !ok {
+			t.Errorf("no %q span; spans: %v", n, keys(names))
+		}
+	}
+	for name, errType := range map[string]string{"execute_tool Nope": "unknown_tool", "execute_tool Read": "invalid_input"} {
+		s := names[name]
+		if s.Status.Code != codes.Error || attr(s, activities.AttrErrorType) != errType || attr(s, activities.AttrToolCallID) == "" {
+			t.Errorf("%s: status %+v, attributes %v", name, s.Status, s.Attributes)
+		}
+		if p, ok := names["RunWorkflow:Turn"]; !ok || s.Parent.SpanID() != p.SpanContext.SpanID() {
+			t.Errorf("%s is not a child of the turn's RunWorkflow span", name)
+		}
+	}
+}
+
+// A model call's span follows the GenAI conventions: "chat {model}", the provider,
+// the requested and answering model, the response id, the finish reason and the
+// token counts the API reported (input counting the cached tokens too).
+func TestModelSpanAttributes(t *testing.T) {
+	_, c, spans := tracedClient(t)
+	fake, err := fakeanthropic.Start(fakeanthropic.Script{MinCacheTokens: -1, Responses: []fakeanthropic.Response{
+		{Content: []conversation.Block{{Type: "tool_use", ID: "t1", Name: "Bash", Input: []byte(`{"command":"echo hi"}`)}}},
+		{Content: []conversation.Block{{Type: "text", Text: "done"}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fake.Close)
+	queue, state := testenv.TaskQueue(t), t.TempDir()
+	acts, err := activities.New(activities.Config{StateDir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testenv.StartWorkerWith(t, c, queue, func(r sdkworker.Registry) {
+		tpworker.RegisterWithAgent(r, acts, activities.AgentConfig{StateDir: state, APIKey: "sk-test", BaseURL: fake.URL()})
+	})
+	ctx := testenv.Context(t)
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "model-span-" + queue, TaskQueue: queue}, workflows.SessionWorkflowName,
+		workflows.SessionInput{SessionID: "s-model", Prompt: "go", Workdir: t.TempDir(), Model: workflows.ModelOptions{Model: "claude-test-1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Get(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	reqs := fake.Requests()
+	var chats []tracetest.SpanStub
+	for _, s := range spans.GetSpans() {
+		if strings.HasPrefix(s.Name, "chat ") {
+			chats = append(chats, s)
+		}
+	}
+	if len(chats) != 2 || len(reqs) != 2 {
+		t.Fatalf("%d chat spans, %d requests; want 2 of each", len(chats), len(reqs))
+	}
+	if reqs[1].Usage.CacheReadInputTokens == 0 {
+		t.Fatalf("the second call read nothing from the cache: %+v", reqs[1].Usage)
+	}
+	for i, s := range chats {
+		seq := attr(s, activities.AttrSeq) // the calls run one after the other: spans end in order
+		u := reqs[i].Usage
+		for k, v := range map[string]string{
+			string(activities.AttrOperation): "chat", string(activities.AttrProvider): "anthropic", string(activities.AttrRequestModel): "claude-test-1",
+			string(activities.AttrResponseModel): "claude-test-1",
+			string(activities.AttrInputTokens):   strconv.Itoa(u.TotalInput()), string(activities.AttrOutputTokens): strconv.Itoa(u.OutputTokens),
+			string(activities.AttrCacheReadTokens): strconv.Itoa(u.CacheReadInputTokens), string(activities.AttrCacheCreationTokens): strconv.Itoa(u.CacheCreationInputTokens),
+		} {
+			if g := attrKey(s, k); g != v {
+				t.Errorf("%s (seq %s): %s = %q, want %q", s.Name, seq, k, g, v)
+			}
+		}
+		if s.Name != "chat claude-test-1" || attr(s, activities.AttrResponseID) == "" {
+			t.Errorf("span %q, response id %q", s.Name, attr(s, activities.AttrResponseID))
+		}
+	}
+	if f := attr(chats[0], activities.AttrFinishReasons); f != `["tool_use"]` {
+		t.Errorf("first call's finish reasons %q", f)
+	}
+	if f := attr(chats[1], activities.AttrFinishReasons); f != `["end_turn"]` {
+		t.Errorf("second call's finish reasons %q", f)
+	}
+}
+
+func attrKey(s tracetest.SpanStub, k string) string {
+	for _, a := range s.Attributes {
+		if string(a.Key) == k {
+			return a.Value.Emit()
+		}
+	}
+	return ""
+}
