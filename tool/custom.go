@@ -90,7 +90,7 @@ func NewCustom(s CustomSpec) (*Definition, error) {
 		// Custom inputs are bounded like the built-ins' short ones, so that a
 		// workflow task never parses megabytes (see Definition.MaxInputBytes).
 		MaxInputBytes: maxContentInputBytes, tooBigHint: ": pass large data through a file instead",
-		schema:        schema, custom: &customInfo{description: s.Description, schema: compact},
+		schema: schema, custom: &customInfo{description: s.Description, schema: compact},
 	}, nil
 }
 
