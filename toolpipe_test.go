@@ -250,4 +250,3 @@ func TestRegisterRefusesBadTools(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
-
