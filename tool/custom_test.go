@@ -92,6 +92,9 @@ func TestCustomToolIsLookedUpValidatedAndDescribed(t *testing.T) {
 	if got.IsConcurrencySafe(json.RawMessage(`{"dry_run":true}`)) {
 		t.Fatal("an invalid input counts as safe")
 	}
+	if s := Describe(Block{Name: "DeployPreview", Input: json.RawMessage(`{"branch":"main"}`)}); s != `DeployPreview({"branch":"main"})` {
+		t.Errorf("Describe = %s", s)
+	}
 	if got.InterruptBehavior() != InterruptCancel || got.MaxResultSizeChars != 2_000 {
 		t.Fatalf("interrupt %s, threshold %d", got.InterruptBehavior(), got.MaxResultSizeChars)
 	}

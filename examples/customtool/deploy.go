@@ -60,7 +60,7 @@ func deploy(ctx context.Context, call toolpipe.Call) (toolpipe.Result, error) {
 		return toolpipe.Result{Content: "nothing to deploy: the working directory has no files", IsError: true}, nil
 	}
 	if in.DryRun {
-		return toolpipe.Result{Content: fmt.Sprintf("would deploy %d files for %s: %s", len(files), in.Branch, strings.Join(files, ", "))}, nil
+		return toolpipe.Result{Content: fmt.Sprintf("would deploy %s for %s: %s", plural(len(files), "file"), in.Branch, strings.Join(files, ", "))}, nil
 	}
 	dest := filepath.Join(call.Workdir, ".previews", in.Branch)
 	if err := os.MkdirAll(dest, 0o755); err != nil {
@@ -101,4 +101,12 @@ func siteFiles(dir string) ([]string, error) {
 		}
 	}
 	return files, nil
+}
+
+// plural is "1 file", "2 files".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -71,7 +71,7 @@ func TestDeployPreviewEndToEnd(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(site, ".previews", "feature-x", "index.html")); err != nil {
 		t.Errorf("the deploy did not run: %v", err)
 	}
-	for _, want := range []string{"> Deploy a preview of feature-x", "-> DeployPreview", "<- toolu_d1 would deploy 2 files"} {
+	for _, want := range []string{"> Deploy a preview of feature-x", `-> DeployPreview({"branch":"feature-x","dry_run":true}) [toolu_d1]`, "<- toolu_d1 would deploy 2 files"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
