@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 
 	"github.com/toolpipe/toolpipe/tool"
@@ -81,11 +82,28 @@ func (t *Turn) CloseIntake(ctx context.Context) error {
 }
 
 // Collect waits for results yielded from index from on (arrival order); pass the
-// response's Next to the next call, until Done.
+// response's Next to the next call, until Done. A turn that has finished takes no
+// more updates: its results then come from the workflow's result.
 func (t *Turn) Collect(ctx context.Context, from int) (CollectResponse, error) {
 	var r CollectResponse
 	err := t.update(ctx, workflows.CollectUpdate, &r, workflows.CollectRequest{From: from})
-	return r, err
+	if err == nil || !t.closed(ctx) {
+		return r, err
+	}
+	res, rerr := t.Result(ctx)
+	if rerr != nil {
+		return r, rerr
+	}
+	if from < 0 || from > len(res.Results) {
+		return r, fmt.Errorf("toolpipe: turn %s: cursor %d is out of range: the turn yielded %d results", t.ID, from, len(res.Results))
+	}
+	return CollectResponse{Results: res.Results[from:], Next: len(res.Results), Done: true}, nil
+}
+
+// closed reports whether the turn's workflow has ended.
+func (t *Turn) closed(ctx context.Context) bool {
+	d, err := t.c.DescribeWorkflowExecution(ctx, t.ID, "")
+	return err == nil && d.GetWorkflowExecutionInfo().GetStatus() != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
 }
 
 // Result waits for the turn to end and returns every result in arrival order.

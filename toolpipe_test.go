@@ -247,3 +247,25 @@ func TestRegisterRefusesBadTools(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// TestCollectAfterTheTurnEnded: a client that collects after the turn finished (it
+// takes no updates then) still gets the results, from the workflow's result.
+func TestCollectAfterTheTurnEnded(t *testing.T) {
+	c, _ := ownWorker(t, toolpipe.Options{Tools: []*toolpipe.Tool{stamp}})
+	ctx := testenv.Context(t)
+	turn, err := c.StartTurn(ctx, "late-"+t.Name(), toolpipe.TurnInput{SessionID: "s5", Workdir: t.TempDir(), CloseIntake: true,
+		Blocks: []toolpipe.Block{{ID: "l1", Name: "Stamp", Input: raw(`{"text":"x"}`)}, {ID: "l2", Name: "Stamp", Input: raw(`{"text":"y"}`)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := turn.Result(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r, err := turn.Collect(ctx, 1)
+	if err != nil || !r.Done || r.Next != 2 || len(r.Results) != 1 || r.Results[0].Content != "stamped l2" {
+		t.Fatalf("Collect after the end: %+v, %v", r, err)
+	}
+	if _, err := turn.Collect(ctx, 3); err == nil {
+		t.Fatal("a cursor past the results was taken")
+	}
+}
