@@ -81,21 +81,31 @@ func run(ctx context.Context, fake, workdir, session, stateDir, prompt string) e
 	return nil
 }
 
-// runSession runs a worker with DeployPreview on the program's task queue and an
-// agent session on it, and prints the conversation when it has ended.
-func runSession(ctx context.Context, c client.Client, stateDir string, model *toolpipe.Model,
-	workdir, session, prompt string, out io.Writer) (toolpipe.SessionResult, error) {
+// startWorker runs a worker of the program's task queue with toolpipe and
+// DeployPreview registered, beside whatever else the program would run on it.
+func startWorker(c client.Client, stateDir string, model *toolpipe.Model) (stop func(), err error) {
 	w := sdkworker.New(c, taskQueue, toolpipe.WorkerOptions(sdkworker.Options{}))
 	reg, err := toolpipe.Register(w, toolpipe.Options{StateDir: stateDir, Tools: []*toolpipe.Tool{DeployPreview}, Model: model,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
-		return toolpipe.SessionResult{}, err
+		return nil, err
 	}
-	defer reg.Close()
 	if err := w.Start(); err != nil {
+		_ = reg.Close()
+		return nil, err
+	}
+	return func() { w.Stop(); _ = reg.Close() }, nil
+}
+
+// runSession runs the worker and an agent session on it, and prints the
+// conversation when it has ended.
+func runSession(ctx context.Context, c client.Client, stateDir string, model *toolpipe.Model,
+	workdir, session, prompt string, out io.Writer) (toolpipe.SessionResult, error) {
+	stop, err := startWorker(c, stateDir, model)
+	if err != nil {
 		return toolpipe.SessionResult{}, err
 	}
-	defer w.Stop()
+	defer stop()
 
 	dir, err := filepath.Abs(workdir)
 	if err != nil {
