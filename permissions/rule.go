@@ -134,6 +134,10 @@ func ParseRule(s string) (Rule, error) {
 			return Rule{}, ruleErr(text, "MCP rules take no specifier; write %s or %s__TOOL", name, name)
 		}
 		r.Tool, err = normaliseMCP(name)
+	case isCustomTool(name):
+		if hasSpec {
+			return Rule{}, ruleErr(text, "rules for the custom tool %s take no specifier; write %s", name, name)
+		}
 	default:
 		return Rule{}, unknownTool(text, name)
 	}

@@ -21,7 +21,8 @@ var apiDescriptions = map[string]struct{ text, schema string }{
 	WebFetchName: {webFetchDescription, webFetchSchema},
 }
 
-// APITools lists every tool for the model, sorted by name, so that the request (and
+// APITools lists every tool for the model, the built-in ones sorted by name, then the
+// custom ones registered in this process sorted by name, so that the request (and
 // the provider's prompt cache) is the same on every call.
 func APITools() []APITool {
 	names := Names()
@@ -30,5 +31,5 @@ func APITools() []APITool {
 		d := apiDescriptions[n]
 		out = append(out, APITool{Name: n, Description: d.text, InputSchema: json.RawMessage(d.schema)})
 	}
-	return out
+	return append(out, customAPITools()...)
 }

@@ -70,8 +70,8 @@ func Describe(b Block) string {
 			summary = s
 		}
 	}
-	if summary == "" && IsMCPName(b.Name) {
-		// MCP tools have no main argument the executor knows: show their input.
+	if _, custom := lookupCustom(b.Name); summary == "" && (IsMCPName(b.Name) || custom) {
+		// MCP and custom tools have no main argument the executor knows: show their input.
 		summary = compactPrefix(b.Input)
 	}
 	// A few KiB are plenty for 40 characters: a 10 MB command costs no more.

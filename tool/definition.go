@@ -43,6 +43,9 @@ type Definition struct {
 	MaxInputBytes int
 
 	schema *jsonschema.Schema
+	// custom is set on tools a program added (custom.go): their description and
+	// schema for the model.
+	custom *customInfo
 	// tooBigHint ends the MaxInputBytes error: what to do instead.
 	tooBigHint string
 }

@@ -104,13 +104,16 @@ func checkBash(in json.RawMessage) error {
 	return nil
 }
 
-// Lookup finds a tool by its exact (case-sensitive) name.
+// Lookup finds a tool by its exact (case-sensitive) name: a built-in tool, then a
+// custom tool registered in this process (custom.go).
 func Lookup(name string) (*Definition, bool) {
-	d, ok := registry[name]
-	return d, ok
+	if d, ok := registry[name]; ok {
+		return d, true
+	}
+	return lookupCustom(name)
 }
 
-// Names lists the known tools, sorted.
+// Names lists the built-in tools, sorted (CustomNames lists the others).
 func Names() []string {
 	names := make([]string, 0, len(registry))
 	for n := range registry {

@@ -40,6 +40,10 @@ type turn struct {
 	// rejectAlone: a call whose input fails validation completes without the Bash
 	// sibling cascade (change rejectedInputAlone).
 	rejectAlone bool
+	// ctx is the workflow's context, for what lookups record (turn_custom.go);
+	// customs are the custom tool names decided so far: known or not.
+	ctx     workflow.Context
+	customs map[string]bool
 }
 
 // startInputFirst is the change id under which blocks that an update adds while the
@@ -62,6 +66,7 @@ func Turn(ctx workflow.Context, in TurnInput) (_ TurnResult, err error) {
 		context: in.Context,
 		cancels: map[string]workflow.CancelFunc{},
 		mcp:     map[string]*tool.Definition{},
+		ctx:     ctx,
 	}
 	t.tracker = scheduler.NewWithLookup(t.lookup)
 	t.useMCPSpecs(in.MCPTools)

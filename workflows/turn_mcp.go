@@ -70,13 +70,17 @@ func mcpFailureText(f mcptools.Failure) string {
 	return fmt.Sprintf("MCP server %s failed: %s", f.Server, f.Error)
 }
 
-// lookup resolves a tool name for this turn: the built-in tools, then its MCP tools.
+// lookup resolves a tool name for this turn: the built-in tools, its MCP tools, then
+// the custom tools of the worker's registry (turn_custom.go).
 func (t *turn) lookup(name string) (*tool.Definition, bool) {
-	if d, ok := tool.Lookup(name); ok {
-		return d, true
+	if tool.IsBuiltin(name) {
+		return tool.Lookup(name)
 	}
-	d, ok := t.mcp[name]
-	return d, ok
+	if tool.IsMCPName(name) {
+		d, ok := t.mcp[name]
+		return d, ok
+	}
+	return t.lookupCustom(name)
 }
 
 // activityType is the activity a tool call runs as: a built-in tool's own name, one

@@ -167,8 +167,10 @@ func (t *turn) request(ctx workflow.Context, b tool.Block) (permissions.Request,
 	case tool.GrepName:
 		paths = []string{f.Path}
 	default:
-		if def, ok := t.lookup(b.Name); ok && tool.IsMCPName(b.Name) {
-			req.ReadOnly = def.IsConcurrencySafe(b.Input) // its readOnlyHint: plan mode does not refuse it
+		if def, ok := t.lookup(b.Name); ok && !tool.IsBuiltin(b.Name) {
+			// An MCP tool's readOnlyHint, a custom tool's IsConcurrencySafe: plan
+			// mode does not refuse what only reads.
+			req.ReadOnly = def.IsConcurrencySafe(b.Input)
 		}
 	}
 	if len(paths) == 0 {

@@ -1,0 +1,243 @@
+package toolpipe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+
+	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+// The wire types of Turns and Sessions (their JSON is the contract other languages
+// use: docs/CROSS-LANGUAGE.md).
+type (
+	Block           = tool.Block
+	ToolResult      = tool.Result
+	TurnInput       = workflows.TurnInput
+	TurnResult      = workflows.TurnResult
+	TurnState       = workflows.TurnState
+	CollectResponse = workflows.CollectResponse
+	SessionInput    = workflows.SessionInput
+	SessionResult   = workflows.SessionResult
+	SessionState    = workflows.SessionState
+	SessionEvent    = workflows.SessionEvent
+	EventsResponse  = workflows.EventsResponse
+)
+
+// Client starts and drives Turns and Sessions on one task queue: the queue of a
+// worker that Register was called on.
+type Client struct {
+	c     client.Client
+	queue string
+}
+
+// NewClient wraps a Temporal client for the given task queue.
+func NewClient(c client.Client, taskQueue string) *Client {
+	return &Client{c: c, queue: taskQueue}
+}
+
+// StartTurn starts a Turn under workflow id id: the tool_use blocks of one assistant
+// message (in.Blocks, with in.CloseIntake when that is all of them; or streamed in
+// later with AddBlocks). A turn already running under id is attached to.
+func (c *Client) StartTurn(ctx context.Context, id string, in TurnInput) (*Turn, error) {
+	if id == "" {
+		return nil, errors.New("toolpipe: StartTurn needs a workflow id")
+	}
+	run, err := c.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: c.queue,
+		WorkflowExecutionErrorWhenAlreadyStarted: false}, workflows.TurnWorkflowName, in)
+	if err != nil {
+		return nil, fmt.Errorf("toolpipe: start turn %s: %w", id, err)
+	}
+	return &Turn{c: c.c, ID: id, run: run}, nil
+}
+
+// Turn returns a handle on the turn with workflow id id.
+func (c *Client) Turn(id string) *Turn {
+	return &Turn{c: c.c, ID: id, run: c.c.GetWorkflow(context.Background(), id, "")}
+}
+
+// Turn is a running or finished Turn workflow.
+type Turn struct {
+	c   client.Client
+	run client.WorkflowRun
+	// ID is the workflow id.
+	ID string
+}
+
+// AddBlocks hands streamed tool_use blocks to the turn; each starts as soon as the
+// scheduling rule allows. A block whose id the turn has is refused with
+// workflows.ErrDuplicateToolUseID (see workflows.Rejected).
+func (t *Turn) AddBlocks(ctx context.Context, blocks ...Block) error {
+	return t.update(ctx, workflows.AddBlocksUpdate, nil, blocks)
+}
+
+// CloseIntake says the assistant message has ended: the turn finishes once every
+// call has a result.
+func (t *Turn) CloseIntake(ctx context.Context) error {
+	return t.update(ctx, workflows.CloseIntakeUpdate, nil)
+}
+
+// Collect waits for results yielded from index from on (arrival order); pass the
+// response's Next to the next call, until Done. A turn that has finished takes no
+// more updates: its results then come from the workflow's result.
+func (t *Turn) Collect(ctx context.Context, from int) (CollectResponse, error) {
+	var r CollectResponse
+	err := t.update(ctx, workflows.CollectUpdate, &r, workflows.CollectRequest{From: from})
+	if err == nil || !t.closed(ctx) {
+		return r, err
+	}
+	res, rerr := t.Result(ctx)
+	if rerr != nil {
+		return r, rerr
+	}
+	if from < 0 || from > len(res.Results) {
+		return r, fmt.Errorf("toolpipe: turn %s: cursor %d is out of range: the turn yielded %d results", t.ID, from, len(res.Results))
+	}
+	return CollectResponse{Results: res.Results[from:], Next: len(res.Results), Done: true}, nil
+}
+
+// closed reports whether the turn's workflow has ended.
+func (t *Turn) closed(ctx context.Context) bool {
+	d, err := t.c.DescribeWorkflowExecution(ctx, t.ID, "")
+	return err == nil && d.GetWorkflowExecutionInfo().GetStatus() != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
+}
+
+// Result waits for the turn to end and returns every result in arrival order.
+func (t *Turn) Result(ctx context.Context) (TurnResult, error) {
+	var r TurnResult
+	if err := t.run.Get(ctx, &r); err != nil {
+		return r, fmt.Errorf("toolpipe: turn %s: %w", t.ID, err)
+	}
+	return r, nil
+}
+
+// State is each call's state, the calls awaiting approval and the notices.
+func (t *Turn) State(ctx context.Context) (TurnState, error) {
+	var s TurnState
+	v, err := t.c.QueryWorkflow(ctx, t.ID, "", workflows.StateQuery)
+	if err == nil {
+		err = v.Get(&s)
+	}
+	if err != nil {
+		return s, fmt.Errorf("toolpipe: turn %s: state: %w", t.ID, err)
+	}
+	return s, nil
+}
+
+// Approve lets a call that waits for approval run.
+func (t *Turn) Approve(ctx context.Context, toolUseID string) error {
+	return t.update(ctx, workflows.ApproveUpdate, nil, workflows.ApprovalRequest{ToolUseID: toolUseID})
+}
+
+// Deny refuses a call that waits for approval; the model reads reason.
+func (t *Turn) Deny(ctx context.Context, toolUseID, reason string) error {
+	return t.update(ctx, workflows.DenyUpdate, nil, workflows.ApprovalRequest{ToolUseID: toolUseID, Reason: reason})
+}
+
+// Interrupt is a new user message: calls of InterruptCancel tools stop.
+func (t *Turn) Interrupt(ctx context.Context) error {
+	return t.c.SignalWorkflow(ctx, t.ID, "", workflows.InterruptSignal, nil)
+}
+
+func (t *Turn) update(ctx context.Context, name string, out any, args ...any) error {
+	h, err := t.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: t.ID, UpdateName: name, Args: args,
+		WaitForStage: client.WorkflowUpdateStageCompleted})
+	if err == nil {
+		err = h.Get(ctx, out)
+	}
+	if err != nil {
+		return fmt.Errorf("toolpipe: turn %s: %s: %w", t.ID, name, err)
+	}
+	return nil
+}
+
+// SessionWorkflowID is the workflow id of session s, as `starter agent` names it,
+// so `starter agent status S` finds sessions started here too.
+func SessionWorkflowID(sessionID string) string { return "session-" + sessionID }
+
+// StartSession starts an agent session: the model is called with in.Prompt and the
+// tools (the built-in ones, the registered custom ones, MCP ones), their calls run
+// as Turns, until the model stops calling tools. A session running already is
+// attached to.
+func (c *Client) StartSession(ctx context.Context, in SessionInput) (*Session, error) {
+	if in.SessionID == "" || in.Workdir == "" {
+		return nil, errors.New("toolpipe: StartSession needs SessionInput.SessionID and Workdir")
+	}
+	id := SessionWorkflowID(in.SessionID)
+	run, err := c.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: c.queue}, workflows.SessionWorkflowName, in)
+	if err != nil {
+		return nil, fmt.Errorf("toolpipe: start session %s: %w", in.SessionID, err)
+	}
+	return &Session{c: c.c, ID: id, run: run}, nil
+}
+
+// Session returns a handle on the session with id sessionID.
+func (c *Client) Session(sessionID string) *Session {
+	id := SessionWorkflowID(sessionID)
+	return &Session{c: c.c, ID: id, run: c.c.GetWorkflow(context.Background(), id, "")}
+}
+
+// Session is a running or finished Session workflow.
+type Session struct {
+	c   client.Client
+	run client.WorkflowRun
+	// ID is the workflow id.
+	ID string
+}
+
+// Send is a new user message: it interrupts the running turn and is answered after.
+func (s *Session) Send(ctx context.Context, text string) error {
+	h, err := s.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: s.ID, UpdateName: workflows.SendUpdate,
+		Args: []any{workflows.SendRequest{Text: text}}, WaitForStage: client.WorkflowUpdateStageCompleted})
+	if err == nil {
+		err = h.Get(ctx, nil)
+	}
+	if err != nil {
+		return fmt.Errorf("toolpipe: session %s: send: %w", s.ID, err)
+	}
+	return nil
+}
+
+// Events returns what happened from cursor from on: messages, tool calls, results.
+func (s *Session) Events(ctx context.Context, from int) (EventsResponse, error) {
+	var r EventsResponse
+	v, err := s.c.QueryWorkflow(ctx, s.ID, "", workflows.EventsQuery, from)
+	if err == nil {
+		err = v.Get(&r)
+	}
+	if err != nil {
+		return r, fmt.Errorf("toolpipe: session %s: events: %w", s.ID, err)
+	}
+	return r, nil
+}
+
+// State is where the session stands: phase, turns, tokens, cost.
+func (s *Session) State(ctx context.Context) (SessionState, error) {
+	var r SessionState
+	v, err := s.c.QueryWorkflow(ctx, s.ID, "", workflows.SessionStateQuery)
+	if err == nil {
+		err = v.Get(&r)
+	}
+	if err != nil {
+		return r, fmt.Errorf("toolpipe: session %s: state: %w", s.ID, err)
+	}
+	return r, nil
+}
+
+// Interrupt stops the running turn's cancel-able calls without a message.
+func (s *Session) Interrupt(ctx context.Context) error {
+	return s.c.SignalWorkflow(ctx, s.ID, "", workflows.SessionInterruptSignal, nil)
+}
+
+// Result waits for the session to end.
+func (s *Session) Result(ctx context.Context) (SessionResult, error) {
+	var r SessionResult
+	if err := s.run.Get(ctx, &r); err != nil {
+		return r, fmt.Errorf("toolpipe: session %s: %w", s.ID, err)
+	}
+	return r, nil
+}

@@ -1,0 +1,127 @@
+package toolpipe
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"path/filepath"
+
+	sdkworker "go.temporal.io/sdk/worker"
+
+	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/tool"
+	tpworker "github.com/toolpipe/toolpipe/worker"
+)
+
+// Options configure toolpipe in a worker.
+type Options struct {
+	// StateDir holds conversations, persisted results and payloads; absolute.
+	// Every worker and client of a task queue must share it (a shared volume on
+	// a cluster).
+	StateDir string
+	// Tools are the program's own tools, registered beside the built-in ones.
+	Tools []*Tool
+	// Logger receives the activities' logs; nil means slog.Default().
+	Logger *slog.Logger
+	// Thresholds override tools' result thresholds by name, in characters.
+	Thresholds map[string]int
+	// WebFetchAllowPrivate lets WebFetch reach loopback and private addresses.
+	WebFetchAllowPrivate bool
+	// Model configures the model calls of sessions; nil reads ANTHROPIC_API_KEY and
+	// ANTHROPIC_BASE_URL from the environment.
+	Model *Model
+}
+
+// Model says how the worker reaches the Messages API.
+type Model struct {
+	APIKey string
+	// BaseURL is any Anthropic-compatible endpoint; empty means Anthropic's.
+	BaseURL string
+	// HTTPClient, when set, makes the requests.
+	HTTPClient *http.Client
+}
+
+// Registration is toolpipe on a worker; Close it after the worker stopped.
+type Registration struct {
+	acts *activities.Activities
+}
+
+// Close closes the MCP servers the activities started.
+func (r *Registration) Close() error { return r.acts.Close() }
+
+// Register adds the custom tools to the process's registry and registers toolpipe's
+// workflows (Turn, Session) and activities (every tool, hooks, the model call) on
+// w, whose task queue is the one clients start turns and sessions on. Call it before
+// w.Start, with the same Tools in every worker of the task queue.
+func Register(w sdkworker.Registry, opts Options) (*Registration, error) {
+	if opts.StateDir == "" || !filepath.IsAbs(opts.StateDir) {
+		return nil, errors.New("toolpipe: Options.StateDir must be an absolute directory")
+	}
+	for name, n := range opts.Thresholds {
+		if n <= 0 {
+			return nil, fmt.Errorf("toolpipe: Options.Thresholds[%q] is %d; give a positive number of characters", name, n)
+		}
+	}
+	seen := map[string]bool{}
+	for _, t := range opts.Tools {
+		if t == nil {
+			return nil, errors.New("toolpipe: Options.Tools holds a nil tool")
+		}
+		if seen[t.Name()] {
+			return nil, fmt.Errorf("toolpipe: Options.Tools holds two tools named %s", t.Name())
+		}
+		seen[t.Name()] = true
+		if err := tool.Register(t.def); err != nil {
+			return nil, fmt.Errorf("toolpipe: %w", err)
+		}
+	}
+	acts, err := activities.New(activities.Config{StateDir: opts.StateDir, Logger: opts.Logger,
+		Overrides: thresholds(opts.Thresholds),
+		WebFetch:  activities.WebFetchConfig{AllowPrivate: opts.WebFetchAllowPrivate, Model: activities.WebFetchModelFromEnv()}})
+	if err != nil {
+		return nil, fmt.Errorf("toolpipe: %w", err)
+	}
+	agent := activities.AgentConfigFromEnv(opts.StateDir, nil)
+	if m := opts.Model; m != nil {
+		agent.APIKey, agent.BaseURL, agent.HTTPClient = m.APIKey, m.BaseURL, m.HTTPClient
+	}
+	agent.Logger = opts.Logger
+	tpworker.RegisterWithAgent(w, acts, agent)
+	for _, t := range opts.Tools {
+		if err := acts.RegisterCustom(w, t.Name(), t.activity); err != nil {
+			_ = acts.Close()
+			return nil, fmt.Errorf("toolpipe: %w", err)
+		}
+	}
+	return &Registration{acts: acts}, nil
+}
+
+// thresholds are fixed per-tool overrides.
+type thresholds map[string]int
+
+func (t thresholds) Override(name string) (int, bool) { n, ok := t[name]; return n, ok }
+
+// WorkerOptions returns o with what toolpipe's workflows and tools need (see
+// worker.Options): a deadlock timeout long enough to validate large inputs,
+// heartbeats sent at least every half second so cancellations reach tools promptly,
+// eager activities for parallel tools, and heartbeats that survive server blips.
+// Settings o already has are kept where they are at least as strict.
+func WorkerOptions(o sdkworker.Options) sdkworker.Options {
+	need := tpworker.Options()
+	o.DeadlockDetectionTimeout = max(o.DeadlockDetectionTimeout, need.DeadlockDetectionTimeout)
+	if o.MaxHeartbeatThrottleInterval == 0 || o.MaxHeartbeatThrottleInterval > need.MaxHeartbeatThrottleInterval {
+		o.MaxHeartbeatThrottleInterval = need.MaxHeartbeatThrottleInterval
+	}
+	if o.DefaultHeartbeatThrottleInterval == 0 || o.DefaultHeartbeatThrottleInterval > need.DefaultHeartbeatThrottleInterval {
+		o.DefaultHeartbeatThrottleInterval = need.DefaultHeartbeatThrottleInterval
+	}
+	if o.MaxEagerActivityReservationsPerWorkflowTask == nil {
+		o.MaxEagerActivityReservationsPerWorkflowTask = need.MaxEagerActivityReservationsPerWorkflowTask
+	}
+	if o.StickyScheduleToStartTimeout == 0 {
+		o.StickyScheduleToStartTimeout = need.StickyScheduleToStartTimeout
+	}
+	o.Interceptors = append(o.Interceptors, need.Interceptors...)
+	return o
+}
