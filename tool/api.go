@@ -18,6 +18,7 @@ var apiDescriptions = map[string]struct{ text, schema string }{
 	EditName:     {"Replaces exact text in a file. Read the file first.", editSchema},
 	GlobName:     {"Finds files by glob pattern, most recently modified first.", globSchema},
 	GrepName:     {"Searches file contents with ripgrep.", grepSchema},
+	TaskStopName: {taskStopDescription, taskStopSchema},
 	WebFetchName: {"Fetches a URL, converts HTML to markdown and answers the prompt about it (the markdown itself when no model is configured). A redirect to another host is reported, not followed: fetch the new URL with a new call.", webFetchSchema},
 }
 

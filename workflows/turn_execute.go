@@ -29,8 +29,12 @@ const defaultToolTimeout = 10 * time.Minute
 func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 	def, _ := t.lookup(x.Block.Name) // known: unknown tools never execute
 	id := x.Block.ID
-	if err := def.ValidateInput(x.Block.Input); err != nil {
-		r := tool.ErrorResult(id, tool.UseError(err.Error()))
+	legacy, isLegacy := t.legacyBackground(x.Block) // turn_background.go
+	if err := def.ValidateInput(x.Block.Input); err != nil || isLegacy {
+		r := legacy
+		if !isLegacy {
+			r = tool.ErrorResult(id, tool.UseError(err.Error()))
+		}
 		if t.rejectAlone {
 			if err := t.tracker.Reject(id, r); err != nil {
 				panic(err)
@@ -48,6 +52,10 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 		SessionID: t.in.SessionID, ToolUseID: id, Name: x.Block.Name,
 		Input: x.Block.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles,
 		Sandbox: t.in.Settings.sandboxSettings(),
+	}
+	if isBackgroundCall(x.Block) {
+		t.startBackground(x.Block, call) // the session runs it (turn_background.go)
+		return false
 	}
 	retryable := def.Retryable(x.Block.Input)
 	ctx, cancel := workflow.WithCancel(t.siblingCtx)
