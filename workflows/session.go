@@ -145,14 +145,14 @@ func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 			return SessionResult{}, err
 		}
 		s.decide(reply, tr)
-		s.stopHooks(ctx) // session_hooks.go
+		s.stopHooks(ctx)                               // session_hooks.go
 		if err := s.awaitBackground(ctx); err != nil { // session_background.go
 			return SessionResult{}, err
 		}
 		s.publish(ctx)
 	}
 	s.stopBackground(ctx) // session_background.go
-	s.sessionEnd(ctx) // session_hooks.go
+	s.sessionEnd(ctx)     // session_hooks.go
 	s.done, s.phase = true, "done"
 	s.publish(ctx)
 	s.note(SessionEvent{Kind: EventStop, Text: strings.TrimSpace(s.stopReason + " " + s.hookReason)})
