@@ -210,7 +210,11 @@ func (s *session) awaitBackground(ctx workflow.Context) error {
 	case "", StopHook, StopMaxTurns, StopMaxBudget, StopModelError:
 		return nil
 	}
-	if !s.backgroundRunning() || len(s.pendingUser) > 0 {
+	if len(s.pendingUser) > 0 { // a task ended since the model's last word: it hears of it
+		s.stopReason = ""
+		return nil
+	}
+	if !s.backgroundRunning() {
 		return nil
 	}
 	reason := s.stopReason

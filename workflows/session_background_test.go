@@ -2,6 +2,7 @@ package workflows_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/persistence"
@@ -94,6 +96,17 @@ func TestBackgroundShellNotifiesWhenItEnds(t *testing.T) {
 		t.Fatalf("output file %q", b)
 	}
 	_ = ready
+}
+
+// waitPhase polls the session's state query until it is in phase: no event tells
+// a test that the session has settled.
+func (h *agentHarness) waitPhase(id, phase string) {
+	h.t.Helper()
+	poll(h.t, "phase "+phase, func() bool {
+		v, err := h.c.QueryWorkflow(testenv.Context(h.t), id, "", workflows.SessionStateQuery)
+		var st workflows.SessionState
+		return err == nil && v.Get(&st) == nil && st.Phase == phase
+	})
 }
 
 // pidOf reads the pid a command wrote.
@@ -197,9 +210,7 @@ func TestBackgroundShellLostWithItsWorker(t *testing.T) {
 	)
 	w1 := h.startWorker()
 	run := h.start(workflows.SessionInput{Prompt: "start it", Workdir: work, Options: fastOptions()})
-	if err := h.fake.WaitRequests(testenv.Context(t), 3); err != nil {
-		t.Fatal(err)
-	}
+	h.waitPhase(run.GetID(), "background")
 	pid := pidOf(t, filepath.Join(work, "pid1"))
 	w1.Stop()
 	poll(t, "the command to die with its worker", func() bool { return gone(pid) })
@@ -219,4 +230,96 @@ func TestBackgroundShellLostWithItsWorker(t *testing.T) {
 		t.Fatalf("count is %q: the lost command ran again", b)
 	}
 	t.Logf("lost task reported %s after the new worker started", time.Since(start).Round(time.Millisecond))
+}
+
+// Hooks see a background command as Claude Code shows it: PostToolUse gets a Bash
+// tool_response with backgroundTaskId, Stop gets background_tasks (the running
+// task, then an empty list), and the notification reaches UserPromptSubmit as the
+// prompt it is.
+func TestBackgroundShellHookInputs(t *testing.T) {
+	work := t.TempDir()
+	mkfifo(t, work, "release")
+	h := newIdleAgentHarness(t)
+	id, out := h.taskOutput("s1", "bg1")
+	command := "read x < release; echo bg"
+	h.fake.Add(
+		fakeanthropic.Response{Content: []conversation.Block{use("bg1", "Bash", map[string]any{
+			"command": command, "description": "bg", "run_in_background": true})}},
+		fakeanthropic.Response{Content: []conversation.Block{text("done")}},
+		fakeanthropic.Response{When: "<task-notification>", Content: []conversation.Block{text("x")}},
+	)
+	h.startWorker()
+	log := filepath.Join(work, "hook-inputs.jsonl")
+	record := `in=$(cat); printf '%s\n' "$in" >> "$CLAUDE_PROJECT_DIR/hook-inputs.jsonl"`
+	cmd := func(c string) []hooks.Group { return []hooks.Group{{Hooks: []hooks.Command{{Command: c}}}} }
+	s := &workflows.TurnSettings{ProjectDir: work, Hooks: hooks.Config{
+		PostToolUse:      cmd(record),
+		UserPromptSubmit: cmd(record),
+		// The first Stop, with the task running, lets it finish.
+		Stop: cmd(record + `; case "$in" in *'"status":"running"'*) echo go > "$CLAUDE_PROJECT_DIR/release";; esac`),
+	}}
+	res := h.result(h.start(workflows.SessionInput{Prompt: "start it", Workdir: work, Settings: s, Options: fastOptions()}))
+	if res.Text != "x" {
+		t.Fatalf("result %+v", res)
+	}
+	note := tool.TaskNotification{TaskID: id, ToolUseID: "bg1", OutputFile: out, Status: "completed",
+		Summary: `Background command "bg" completed (exit code 0)`}.Text()
+	var got []string
+	for _, in := range readJSONL(t, log) {
+		ev := in["hook_event_name"].(string)
+		switch ev {
+		case "PostToolUse":
+			want := map[string]any{"stdout": "", "stderr": "", "interrupted": false, "isImage": false,
+				"noOutputExpected": false, "backgroundTaskId": id}
+			if fmt.Sprint(in["tool_response"]) != fmt.Sprint(want) {
+				t.Errorf("PostToolUse tool_response %v, want %v", in["tool_response"], want)
+			}
+		case "Stop":
+			tasks, ok := in["background_tasks"].([]any)
+			if !ok {
+				t.Fatalf("Stop input without background_tasks: %v", in)
+			}
+			ev += fmt.Sprintf("(%d)", len(tasks))
+			if len(tasks) == 1 {
+				want := map[string]any{"id": id, "type": "shell", "status": "running", "description": "bg", "command": command}
+				if fmt.Sprint(tasks[0]) != fmt.Sprint(want) {
+					t.Errorf("background_tasks %v, want %v", tasks[0], want)
+				}
+			}
+		case "UserPromptSubmit":
+			if in["prompt"] == note {
+				ev += "(notification)"
+			}
+		}
+		got = append(got, ev)
+	}
+	want := "UserPromptSubmit,PostToolUse,Stop(1),UserPromptSubmit(notification),Stop(0)"
+	if strings.Join(got, ",") != want {
+		t.Fatalf("hook events %s, want %s", strings.Join(got, ","), want)
+	}
+}
+
+// A turn on its own (`starter run`, no session) has no one to run a background
+// command on or to tell the model when it ends: run_in_background is refused with
+// what to do instead, and TaskStop finds no task.
+func TestBackgroundShellNeedsASession(t *testing.T) {
+	h := realHarness(t)
+	dir := t.TempDir()
+	res := h.result(h.start(workflows.TurnInput{Workdir: dir, CloseIntake: true, Blocks: []tool.Block{
+		{ID: "b1", Name: tool.BashName, Input: raw(map[string]any{"command": "touch ran", "run_in_background": true})},
+		{ID: "s1", Name: tool.TaskStopName, Input: raw(map[string]any{"task_id": "b12345678"})},
+		{ID: "s2", Name: tool.TaskStopName, Input: raw(map[string]any{})},
+	}}))
+	if r := byID(res.Results, "b1"); !r.IsError || !strings.HasPrefix(r.Content, "run_in_background needs an agent session (starter agent)") {
+		t.Errorf("b1: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
+		t.Error("the refused background command ran")
+	}
+	if r := byID(res.Results, "s1"); !r.IsError || r.Content != "<tool_use_error>No task found with ID: b12345678</tool_use_error>" {
+		t.Errorf("s1: %+v", r)
+	}
+	if r := byID(res.Results, "s2"); !r.IsError || r.Content != "<tool_use_error>Missing required parameter: task_id</tool_use_error>" {
+		t.Errorf("s2: %+v", r)
+	}
 }

@@ -61,6 +61,22 @@ func (t *turn) legacyBackground(b tool.Block) (tool.Result, bool) {
 	return tool.ErrorResult(b.ID, tool.UseError(tool.InputValidationError+": Bash failed due to the following issue:\nAn unexpected parameter `run_in_background` was provided")), true
 }
 
+// refuseBackground answers a background call of a turn that has no session
+// (`starter run`) as a refused input: it ran nothing, so it cancels no sibling.
+func (t *turn) refuseBackground(b tool.Block) (tool.Result, bool) {
+	if !isBackgroundCall(b) || workflow.GetInfo(t.siblingCtx).ParentWorkflowExecution != nil {
+		return tool.Result{}, false
+	}
+	if b.Name == tool.TaskStopName {
+		var in tool.TaskStopInput
+		if json.Unmarshal(b.Input, &in) != nil || in.ID() == "" {
+			return tool.Result{}, false // validation says what is wrong
+		}
+		return tool.ErrorResult(b.ID, tool.UseError("No task found with ID: "+in.ID())), true
+	}
+	return tool.ErrorResult(b.ID, noSessionBackground), true
+}
+
 // startBackground answers a background call of a turn without settings, beside
 // the other calls as start does for a tool activity.
 func (t *turn) startBackground(b tool.Block, call tool.Call) {
@@ -83,10 +99,7 @@ func (t *turn) background(ctx workflow.Context, b tool.Block, call tool.Call) (t
 		ask.Stop = in.ID()
 	}
 	parent := workflow.GetInfo(ctx).ParentWorkflowExecution
-	if parent == nil {
-		if ask.Stop != "" {
-			return tool.ErrorResult(b.ID, tool.UseError("No task found with ID: "+ask.Stop)), nil
-		}
+	if parent == nil { // refuseBackground answered it before; a hook may have rewritten the input since
 		return tool.ErrorResult(b.ID, noSessionBackground), nil
 	}
 	wctx, _ := workflow.NewDisconnectedContext(ctx)

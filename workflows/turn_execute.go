@@ -29,10 +29,14 @@ const defaultToolTimeout = 10 * time.Minute
 func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 	def, _ := t.lookup(x.Block.Name) // known: unknown tools never execute
 	id := x.Block.ID
-	legacy, isLegacy := t.legacyBackground(x.Block) // turn_background.go
-	if err := def.ValidateInput(x.Block.Input); err != nil || isLegacy {
-		r := legacy
-		if !isLegacy {
+	refused, isRefused := t.legacyBackground(x.Block) // turn_background.go
+	err := def.ValidateInput(x.Block.Input)
+	if err == nil && !isRefused {
+		refused, isRefused = t.refuseBackground(x.Block)
+	}
+	if err != nil || isRefused {
+		r := refused
+		if !isRefused {
 			r = tool.ErrorResult(id, tool.UseError(err.Error()))
 		}
 		if t.rejectAlone {
