@@ -140,7 +140,7 @@ func (s *session) taskEnded(ctx workflow.Context, t *backgroundTask, out activit
 		t.Status, summary = tool.TaskFailed, label+" was lost: the worker running it died, so it stopped and may have partially run"
 	}
 	s.addUser(tool.TaskNotification{TaskID: t.ID, ToolUseID: t.ToolUseID, OutputFile: t.OutputFile,
-		Status: t.Status, Summary: summary}.Text())
+		Status: t.Status, Summary: summary}.Message())
 	s.publish(ctx)
 }
 

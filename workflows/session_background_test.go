@@ -88,7 +88,7 @@ func TestBackgroundShellNotifiesWhenItEnds(t *testing.T) {
 		t.Fatalf("Read of the output while the command runs: %q", peek.Content)
 	}
 	note := tool.TaskNotification{TaskID: id, ToolUseID: "bg1", OutputFile: out, Status: "completed",
-		Summary: `Background command "wait for release" completed (exit code 0)`}.Text()
+		Summary: `Background command "wait for release" completed (exit code 0)`}.Message()
 	if got := lastUserText(reqs[4]); got != note {
 		t.Fatalf("last request's user message:\n%s\nwant\n%s", got, note)
 	}
@@ -222,7 +222,7 @@ func TestBackgroundShellLostWithItsWorker(t *testing.T) {
 	}
 	reqs := h.fake.Requests()
 	note := tool.TaskNotification{TaskID: id, ToolUseID: "bg1", OutputFile: out, Status: "failed",
-		Summary: `Background command "long job" was lost: the worker running it died, so it stopped and may have partially run`}.Text()
+		Summary: `Background command "long job" was lost: the worker running it died, so it stopped and may have partially run`}.Message()
 	if got := lastUserText(reqs[len(reqs)-1]); got != note {
 		t.Fatalf("last request's user message:\n%s\nwant\n%s", got, note)
 	}
@@ -263,7 +263,7 @@ func TestBackgroundShellHookInputs(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 	note := tool.TaskNotification{TaskID: id, ToolUseID: "bg1", OutputFile: out, Status: "completed",
-		Summary: `Background command "bg" completed (exit code 0)`}.Text()
+		Summary: `Background command "bg" completed (exit code 0)`}.Message()
 	var got []string
 	for _, in := range readJSONL(t, log) {
 		ev := in["hook_event_name"].(string)
