@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/tool"
 )
@@ -139,8 +140,10 @@ func (s *session) taskEnded(ctx workflow.Context, t *backgroundTask, out activit
 	default: // its heartbeat timed out (the worker died) or its worker shut down under it
 		t.Status, summary = tool.TaskFailed, label+" was lost: the worker running it died, so it stopped and may have partially run"
 	}
-	s.addUser(tool.TaskNotification{TaskID: t.ID, ToolUseID: t.ToolUseID, OutputFile: t.OutputFile,
-		Status: t.Status, Summary: summary}.Message())
+	// The model reads Claude Code's notification; a person watching a one-line notice.
+	s.pendingUser = append(s.pendingUser, conversation.UserText(tool.TaskNotification{TaskID: t.ID,
+		ToolUseID: t.ToolUseID, OutputFile: t.OutputFile, Status: t.Status, Summary: summary}.Message()))
+	s.note(SessionEvent{Kind: EventNotice, Text: fmt.Sprintf("background task %s %s: %s (output: %s)", t.ID, t.Status, summary, t.OutputFile)})
 	s.publish(ctx)
 }
 
@@ -218,6 +221,14 @@ func (s *session) awaitBackground(ctx workflow.Context) error {
 		return nil
 	}
 	reason := s.stopReason
+	var ids []string
+	for _, id := range s.bg.order {
+		if s.bg.byID[id].running() {
+			ids = append(ids, id)
+		}
+	}
+	s.note(SessionEvent{Kind: EventNotice, Text: fmt.Sprintf("waiting for background tasks %s: the first to end wakes the model (a message sent meanwhile too)",
+		strings.Join(ids, ", "))})
 	s.stopReason, s.phase = "", "background"
 	s.publish(ctx)
 	err := workflow.Await(ctx, func() bool { return len(s.pendingUser) > 0 || !s.backgroundRunning() })
