@@ -99,6 +99,8 @@ func (a *Activities) Register(r worker.ActivityRegistry) {
 	r.RegisterActivityWithOptions(observedHook(a.RunHook), activity.RegisterOptions{Name: HookActivityName})
 	r.RegisterActivityWithOptions(a.ResolvePaths, activity.RegisterOptions{Name: ResolvePathsActivityName})
 	r.RegisterActivityWithOptions(a.AppendTranscript, activity.RegisterOptions{Name: TranscriptActivityName})
+	// Background shells: one activity per task, started by the session.
+	r.RegisterActivityWithOptions(a.BashBackground, activity.RegisterOptions{Name: BashBackgroundActivityName})
 	// MCP tools: one activity type for every call (mcp.go).
 	r.RegisterActivityWithOptions(a.ListMCPTools, activity.RegisterOptions{Name: ListMCPToolsActivityName})
 	r.RegisterActivityWithOptions(a.observedMCP, activity.RegisterOptions{Name: MCPCallActivityName})

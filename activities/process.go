@@ -26,6 +26,10 @@ type procSpec struct {
 	timeout time.Duration // 0: none
 	// progress, when set, is told of the output file so heartbeats can carry its tail.
 	progress *tailer
+	// outputFile, when set, is where the output goes (a background task's file,
+	// which the model reads while it runs): created or truncated, and kept
+	// whatever happens, instead of a temporary file removed on failure.
+	outputFile string
 }
 
 // procResult is how a process group ended. Output is in a file, not in memory, so a
@@ -45,13 +49,15 @@ func runGroup(ctx context.Context, scratch string, spec procSpec) (procResult, e
 	if err := os.MkdirAll(scratch, 0o700); err != nil {
 		return procResult{}, fmt.Errorf("process: scratch dir: %w", err)
 	}
-	out, err := os.CreateTemp(scratch, "output-*")
+	out, err := openOutput(scratch, spec.outputFile)
 	if err != nil {
 		return procResult{}, fmt.Errorf("process: output file: %w", err)
 	}
 	fail := func(err error) (procResult, error) {
 		out.Close()
-		os.Remove(out.Name())
+		if spec.outputFile == "" {
+			os.Remove(out.Name())
+		}
 		return procResult{}, err
 	}
 	cmd := exec.Command(spec.path, spec.args...)
@@ -96,6 +102,18 @@ func runGroup(ctx context.Context, scratch string, spec procSpec) (procResult, e
 	}
 	res.output = out
 	return res, nil
+}
+
+// openOutput opens the file a process writes to: the given one, or a new
+// temporary file in scratch.
+func openOutput(scratch, file string) (*os.File, error) {
+	if file == "" {
+		return os.CreateTemp(scratch, "output-*")
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return nil, err
+	}
+	return os.OpenFile(file, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
 }
 
 // stopGroup sends SIGTERM to the group, then SIGKILL after the grace period, and

@@ -61,6 +61,19 @@ type Input struct {
 	AgentID             string `json:"agent_id,omitempty"`
 	AgentType           string `json:"agent_type,omitempty"`
 	AgentTranscriptPath string `json:"agent_transcript_path,omitempty"`
+	// BackgroundTasks are the session's background tasks still running (Stop,
+	// SubagentStop); a pointer so that an empty list is still sent, as Claude Code
+	// sends it.
+	BackgroundTasks *[]BackgroundTask `json:"background_tasks,omitempty"`
+}
+
+// BackgroundTask is one entry of background_tasks, in Claude Code's shape.
+type BackgroundTask struct {
+	ID          string `json:"id"`
+	Type        string `json:"type"` // "shell"
+	Status      string `json:"status"`
+	Description string `json:"description"`
+	Command     string `json:"command"`
 }
 
 // PermissionSuggestion is one entry of permission_suggestions: a rule that would

@@ -18,6 +18,7 @@ var apiDescriptions = map[string]struct{ text, schema string }{
 	EditName:     {editDescription, editSchema},
 	GlobName:     {globDescription, globSchema},
 	GrepName:     {grepDescription, grepSchema},
+	TaskStopName: {taskStopDescription, taskStopSchema},
 	WebFetchName: {webFetchDescription, webFetchSchema},
 }
 

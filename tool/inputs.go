@@ -12,6 +12,10 @@ type BashInput struct {
 	// is honoured only where sandbox.allowUnsandboxedCommands allows it, and then
 	// the command needs the usual permission.
 	DangerouslyDisableSandbox bool `json:"dangerouslyDisableSandbox,omitempty"`
+	// RunInBackground starts the command as a background task of the session and
+	// answers at once with its id and output file (tool/taskstop.go); TimeoutMs
+	// then bounds how long it may run (BashBackgroundDefaultTimeoutMs).
+	RunInBackground bool `json:"run_in_background,omitempty"`
 }
 
 // ReadInput is the input of Read (Claude Code's FileReadInput).

@@ -10,8 +10,9 @@ const bashSchema = `{
   "type": "object",
   "properties": {
     "command": {"type": "string", "description": "The command to execute"},
-    "timeout": {"type": "integer", "description": "Optional timeout in milliseconds (max 600000; larger values are capped)"},
+    "timeout": {"type": "integer", "description": "Optional timeout in milliseconds (max 600000 for a foreground command; larger values are capped). With run_in_background, how long the command may run before it is stopped (default 1800000, max 7200000)"},
     "description": {"type": "string", "description": "Clear, concise description of what this command does in 5-10 words"},
+    "run_in_background": {"type": "boolean", "description": "Set to true to run this command in the background. The call returns at once with a task id and the file its output is written to (Read it to see interim output); you are told when it ends. Stop it with TaskStop."},
     "dangerouslyDisableSandbox": {"type": "boolean", "description": "Set this to true to dangerously override sandbox mode and run commands without sandboxing."}
   },
   "required": ["command"],

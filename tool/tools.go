@@ -81,6 +81,7 @@ var registry = map[string]*Definition{
 		ReadOnly: always, schema: mustCompile(GrepName, grepSchema),
 		MaxInputBytes: maxShortInputBytes,
 	},
+	TaskStopName: taskStopDefinition,
 	WebFetchName: {
 		Name: WebFetchName, MaxResultSizeChars: 100_000, Interrupt: InterruptCancel,
 		ReadOnly: always, Check: checkURL, schema: mustCompile(WebFetchName, webFetchSchema),

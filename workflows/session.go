@@ -77,6 +77,8 @@ type session struct {
 	stopHookActive bool
 	// checkedUser is how many of pendingUser UserPromptSubmit hooks have seen.
 	checkedUser int
+	// bg are the background shells (session_background.go).
+	bg backgroundTasks
 }
 
 // Session is an agent's query loop: call the model, run the turn its tool calls
@@ -102,6 +104,7 @@ func Session(ctx workflow.Context, in SessionInput) (_ SessionResult, err error)
 	if err := s.register(ctx); err != nil {
 		return SessionResult{}, err
 	}
+	s.serveBackground(ctx) // session_background.go
 	if in.Carry == nil {
 		if err := s.open(ctx); err != nil {
 			return SessionResult{}, err
@@ -119,7 +122,7 @@ func Session(ctx workflow.Context, in SessionInput) (_ SessionResult, err error)
 		if s.stopReason != "" {
 			break
 		}
-		if s.shouldContinueAsNew(ctx) {
+		if s.shouldContinueAsNew(ctx) && !s.backgroundRunning() { // a run's tasks end with it
 			if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
 				return SessionResult{}, err
 			}
@@ -144,10 +147,14 @@ func Session(ctx workflow.Context, in SessionInput) (_ SessionResult, err error)
 			return SessionResult{}, err
 		}
 		s.decide(reply, tr)
-		s.stopHooks(ctx) // session_hooks.go
+		s.stopHooks(ctx)                               // session_hooks.go
+		if err := s.awaitBackground(ctx); err != nil { // session_background.go
+			return SessionResult{}, err
+		}
 		s.publish(ctx)
 	}
-	s.sessionEnd(ctx) // session_hooks.go
+	s.stopBackground(ctx) // session_background.go
+	s.sessionEnd(ctx)     // session_hooks.go
 	s.done, s.phase = true, "done"
 	s.publish(ctx)
 	s.note(SessionEvent{Kind: EventStop, Text: strings.TrimSpace(s.stopReason + " " + s.hookReason)})

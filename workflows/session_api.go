@@ -272,8 +272,9 @@ type EventsResponse struct {
 // SessionState is the SessionStateQuery's answer.
 type SessionState struct {
 	SessionID string `json:"session_id"`
-	// Phase is "model" (a model call streams), "tools" (the turn runs), "idle" or
-	// "done".
+	// Phase is "model" (a model call streams), "tools" (the turn runs),
+	// "background" (the model has finished and background tasks still run: the
+	// first to end wakes it), "idle" or "done".
 	Phase string `json:"phase"`
 	// TurnID is the running Turn workflow, if any.
 	TurnID      string             `json:"turn_id,omitempty"`

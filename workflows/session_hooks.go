@@ -86,6 +86,7 @@ func (s *session) stopHooks(ctx workflow.Context) {
 	last := s.lastText
 	res := s.runSessionHooks(ctx, e, cmds, func(in *hooks.Input) {
 		in.StopHookActive, in.LastAssistantMessage = &active, &last
+		in.BackgroundTasks = s.runningTasks() // session_background.go
 	})
 	switch {
 	case res.Stop:

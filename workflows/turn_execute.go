@@ -40,8 +40,16 @@ const defaultToolTimeout = 10 * time.Minute
 func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 	def, _ := t.lookup(x.Block.Name) // known: unknown tools never execute
 	id := x.Block.ID
-	if err := def.ValidateInput(x.Block.Input); err != nil {
-		r := tool.ErrorResult(id, tool.UseError(err.Error()))
+	refused, isRefused := t.legacyBackground(x.Block) // turn_background.go
+	err := def.ValidateInput(x.Block.Input)
+	if err == nil && !isRefused {
+		refused, isRefused = t.refuseBackground(x.Block)
+	}
+	if err != nil || isRefused {
+		r := refused
+		if !isRefused {
+			r = tool.ErrorResult(id, tool.UseError(err.Error()))
+		}
 		traceRefusedCall(t.siblingCtx, x.Block, r, refusedInput) // turn_trace.go
 		if t.rejectAlone {
 			if err := t.tracker.Reject(id, r); err != nil {
@@ -60,6 +68,10 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 		SessionID: t.in.SessionID, ToolUseID: id, Name: x.Block.Name,
 		Input: x.Block.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles,
 		Sandbox: t.in.Settings.sandboxSettings(),
+	}
+	if isBackgroundCall(x.Block) {
+		t.startBackground(x.Block, call) // the session runs it (turn_background.go)
+		return false
 	}
 	retryable := def.Retryable(x.Block.Input)
 	ctx, cancel := workflow.WithCancel(t.siblingCtx)

@@ -112,6 +112,10 @@ func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition
 		Sandbox: t.in.Settings.sandboxSettings(), SandboxOnly: sandboxOnly,
 		Response: len(t.in.Settings.Hooks.Select(hooks.PostToolUse, b.Name)) > 0,
 	}
+	if isBackgroundCall(b) {
+		r, resp := t.background(ctx, b, call) // the session runs it (turn_background.go)
+		return r, nil, resp, false
+	}
 	// Retries are judged on the input that runs: a hook may have rewritten a
 	// read-only command into one with side effects.
 	retryable := def.Retryable(b.Input)

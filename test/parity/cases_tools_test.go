@@ -13,7 +13,7 @@ const (
 	diffImages     = "toolpipe's tool results are text: Claude Code sends an image or document block, toolpipe says what to do instead"
 	diffReadFirst  = "toolpipe keeps the rule that an existing file is Read before Edit or Write change it (DESIGN §3.9, the design's context modifiers); Claude Code 2.1.328 no longer enforces it"
 	diffCascade    = "the design (§3.6) cancels the siblings of a failed Bash call; Claude Code 2.1.328 in print mode lets them run"
-	diffTimeout    = "a Bash call over its timeout: Claude Code moves it to the background; toolpipe kills it and says so (background shells run only with run_in_background)"
+	diffTimeout    = "a Bash call over its timeout: Claude Code moves it to the background; toolpipe kills it and says so (toolpipe runs a command in the background only when the call asks, with run_in_background in a session: background_test.go)"
 	diffStale      = "Claude Code notes that a file changed on disk since it was read; toolpipe keeps no file timestamps"
 )
 
