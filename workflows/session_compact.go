@@ -120,5 +120,5 @@ func (s *session) compact(ctx workflow.Context, trigger, instructions string) er
 	s.compactions++
 	s.note(SessionEvent{Kind: EventCompact, Text: fmt.Sprintf("compacted (%s): %d messages replaced by a summary of %d bytes", trigger, before, rep.Size)})
 	s.publish(ctx)
-	return nil
+	return s.afterCompact(ctx) // session_hooks.go: SessionStart, source compact
 }
