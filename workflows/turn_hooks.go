@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/scheduler"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -59,6 +60,29 @@ func (t *turn) runPhase(ctx workflow.Context, e hooks.Event, b tool.Block, input
 		}
 	}
 	return t.runHooks(ctx, e, b.ID, cmds, in)
+}
+
+// interruptFailureHooks is the change id of PostToolUseFailure hooks for a call the
+// user interrupted: turns recorded before it reported the interruption without them.
+const interruptFailureHooks = "interrupt-failure-hooks"
+
+// interruptHooks runs the PostToolUseFailure hooks of a call that a user message
+// interrupted while it ran, with is_interrupt: true and the interrupted result as
+// its error, as Claude Code does. A call cancelled by a failing sibling Bash is not
+// an interrupt and runs none. The tool's context is cancelled, so the hooks run on a
+// disconnected one; the call's result stays the interrupted one, and what the hooks
+// say reaches the user (a continue: false still ends the agent).
+func (t *turn) interruptHooks(ctx workflow.Context, b tool.Block, start time.Time) {
+	if t.tracker.Errored() || len(t.in.Settings.Hooks.Select(hooks.PostToolUseFailure, b.Name)) == 0 ||
+		workflow.GetVersion(ctx, interruptFailureHooks, workflow.DefaultVersion, 1) < 1 {
+		return
+	}
+	hctx, _ := workflow.NewDisconnectedContext(ctx)
+	c := called{result: tool.ErrorResult(b.ID, scheduler.InterruptedMessage), duration: workflow.Now(hctx).Sub(start), interrupted: true}
+	res, err := t.runPhase(hctx, hooks.PostToolUseFailure, b, b.Input, &c)
+	if err == nil {
+		t.notePhase(hctx, b.ID, b.Name, res)
+	}
 }
 
 // hookInput is the part of a hook's input every event of the turn shares.
