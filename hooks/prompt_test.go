@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -82,4 +83,57 @@ func TestPromptHooksSelected(t *testing.T) {
 	if p.TimeoutDuration() != DefaultPromptTimeout || (Command{Command: "x"}).TimeoutDuration() != DefaultTimeout {
 		t.Fatal("default timeouts")
 	}
+}
+
+// Hooks see an Edit's input with Claude Code's default replace_all: false added;
+// an input that sets it, and other tools' inputs, are sent as they are.
+func TestEditInputDefaults(t *testing.T) {
+	enc := func(name, input string) string {
+		s, err := Input{HookEventName: PreToolUse, ToolName: name, ToolInput: []byte(input)}.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	for _, c := range []struct{ name, in, want string }{
+		{"Edit", `{"file_path":"/a","old_string":"x","new_string":"y"}`, `"tool_input":{"file_path":"/a","old_string":"x","new_string":"y","replace_all":false}`},
+		{"Edit", `{"file_path":"/a","old_string":"x","new_string":"y","replace_all":true}`, `"tool_input":{"file_path":"/a","old_string":"x","new_string":"y","replace_all":true}`},
+		{"Write", `{"file_path":"/a","content":""}`, `"tool_input":{"file_path":"/a","content":""}`},
+	} {
+		if got := enc(c.name, c.in); !strings.Contains(got, c.want) {
+			t.Errorf("%s %s: %s", c.name, c.in, got)
+		}
+	}
+}
+
+// FuzzParsePrompt feeds arbitrary model answers to ParsePrompt, which runs in
+// workflow code: no panic, deterministic, and only a well-formed ok: false blocks.
+func FuzzParsePrompt(f *testing.F) {
+	for _, s := range []string{"", `{"ok":true,"reason":"r"}`, `{"ok":false,"reason":"r"}`, `{"ok":false,"impossible":true}`,
+		"```json\n{\"ok\":false}\n```", `{"ok":1}`, `}{`, "\xff{\"ok\":false}"} {
+		f.Add(s, uint8(0), false)
+		f.Add(s, uint8(5), true)
+	}
+	f.Fuzz(func(t *testing.T, answer string, ev uint8, cont bool) {
+		e := Events[int(ev)%len(Events)]
+		c := Command{Type: TypePrompt, Prompt: "p $ARGUMENTS", ContinueOnBlock: cont}
+		o := ParsePrompt(e, c, PromptRun{Answer: answer})
+		a, _ := json.Marshal(o)
+		b, _ := json.Marshal(ParsePrompt(e, c, PromptRun{Answer: answer}))
+		if string(a) != string(b) {
+			t.Fatalf("not deterministic: %s vs %s", a, b)
+		}
+		blocked := o.Decision == Deny || o.Block
+		switch {
+		case blocked != (o.Status == Blocking):
+			t.Fatalf("blocking status and effect disagree: %+v", o)
+		case blocked && !strings.Contains(answer, "false"):
+			t.Fatalf("blocked without ok: false in %q: %+v", answer, o)
+		case o.Stop && (cont || e == Stop || e == SubagentStop):
+			t.Fatalf("stopped the agent despite continueOnBlock or a Stop event: %+v", o)
+		case o.Decision != "" && e != PreToolUse && e != PermissionRequest:
+			t.Fatalf("%s made a permission decision: %+v", e, o)
+		}
+		_ = PromptMessage(e, answer, answer)
+	})
 }

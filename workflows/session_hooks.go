@@ -28,6 +28,9 @@ func (s *session) sessionHooks(e hooks.Event, what string) []hooks.Command {
 func (s *session) runSessionHooks(ctx workflow.Context, e hooks.Event, cmds []hooks.Command, fill func(*hooks.Input)) hooks.Result {
 	in := hooks.Input{SessionID: s.in.SessionID, TranscriptPath: s.in.Settings.TranscriptPath, Cwd: s.in.Workdir,
 		HookEventName: e}
+	if e != hooks.SessionStart {
+		in.PromptID = s.promptID(ctx) // session_prompt_id.go
+	}
 	if e != hooks.SessionStart && e != hooks.SessionEnd {
 		in.PermissionMode = "default"
 		if p := s.in.Settings.Permissions; p != nil {
