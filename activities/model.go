@@ -151,6 +151,7 @@ func (a *Agent) Register(r worker.ActivityRegistry) {
 	r.RegisterActivityWithOptions(a.AppendMessages, activity.RegisterOptions{Name: AppendActivityName})
 	r.RegisterActivityWithOptions(a.OpenSession, activity.RegisterOptions{Name: OpenSessionActivityName})
 	r.RegisterActivityWithOptions(a.observedCompact(), activity.RegisterOptions{Name: CompactActivityName})
+	r.RegisterActivityWithOptions(a.RunPromptHook, activity.RegisterOptions{Name: PromptHookActivityName}) // hook_prompt.go
 }
 
 // StateDir is where the tool activities keep sessions, for wiring the agent

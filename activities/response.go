@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -79,6 +80,7 @@ type (
 		Content         string  `json:"content"`
 		StructuredPatch []hunk  `json:"structuredPatch"`
 		OriginalFile    *string `json:"originalFile"`
+		UserModified    bool    `json:"userModified"`
 	}
 	editResponse struct {
 		FilePath        string  `json:"filePath"`
@@ -90,17 +92,21 @@ type (
 		ReplaceAll      bool    `json:"replaceAll"`
 	}
 	globResponse struct {
-		DurationMs int64    `json:"durationMs"`
-		NumFiles   int      `json:"numFiles"`
-		Filenames  []string `json:"filenames"`
-		Truncated  bool     `json:"truncated"`
+		DurationMs      int64    `json:"durationMs"`
+		NumFiles        int      `json:"numFiles"`
+		Filenames       []string `json:"filenames"`
+		Truncated       bool     `json:"truncated"`
+		TotalMatches    int      `json:"totalMatches"`
+		CountIsComplete bool     `json:"countIsComplete"`
 	}
 	grepResponse struct {
-		Mode      string   `json:"mode"`
-		NumFiles  int      `json:"numFiles"`
-		Filenames []string `json:"filenames"`
-		Content   *string  `json:"content,omitempty"`
-		NumLines  *int     `json:"numLines,omitempty"`
+		Mode       string   `json:"mode"`
+		NumFiles   int      `json:"numFiles"`
+		Filenames  []string `json:"filenames"`
+		Content    *string  `json:"content,omitempty"`
+		NumLines   *int     `json:"numLines,omitempty"`
+		TotalFiles *int     `json:"totalFiles,omitempty"`
+		TotalLines *int     `json:"totalLines,omitempty"`
 	}
 )
 
@@ -162,15 +168,17 @@ func buildResponse(name string, call tool.Call, original *string, out tool.Outpu
 		return r
 	case tool.GlobName:
 		names := resultLines(out.Content, "No files found")
-		r := globResponse{DurationMs: took.Milliseconds(), Filenames: []string{}}
+		r := globResponse{DurationMs: took.Milliseconds(), Filenames: []string{}, CountIsComplete: true}
 		for _, n := range names {
-			if strings.HasPrefix(n, "(Results are truncated") {
+			if strings.HasPrefix(n, "(Results are truncated") || strings.HasPrefix(n, "(Showing ") {
 				r.Truncated = true
+				fmt.Sscanf(n, "(Showing %d of %d", new(int), &r.TotalMatches)
 				continue
 			}
 			r.Filenames = append(r.Filenames, n)
 		}
 		r.NumFiles = len(r.Filenames)
+		r.TotalMatches = max(r.TotalMatches, r.NumFiles)
 		return r
 	case tool.GrepName:
 		var in tool.GrepInput
@@ -183,12 +191,17 @@ func buildResponse(name string, call tool.Call, original *string, out tool.Outpu
 		}
 		r := grepResponse{Mode: mode, Filenames: []string{}}
 		if mode == "files_with_matches" {
+			total := 0
 			for _, l := range resultLines(out.Content, "No files found") {
-				if !strings.HasPrefix(l, "Found ") {
-					r.Filenames = append(r.Filenames, l)
+				if strings.HasPrefix(l, "Found ") {
+					fmt.Sscanf(l, "Found %d file", &total)
+					continue
 				}
+				r.Filenames = append(r.Filenames, l)
 			}
 			r.NumFiles = len(r.Filenames)
+			total = max(total, r.NumFiles)
+			r.TotalFiles = &total
 			return r
 		}
 		content := strings.TrimRight(out.Content, "\n")
@@ -199,7 +212,7 @@ func buildResponse(name string, call tool.Call, original *string, out tool.Outpu
 		if content != "" {
 			n = strings.Count(content, "\n") + 1
 		}
-		r.Content, r.NumLines = &content, &n
+		r.Content, r.NumLines, r.TotalLines = &content, &n, &n
 		return r
 	}
 	return nil

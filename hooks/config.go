@@ -33,20 +33,64 @@ var Events = []Event{PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequ
 // DefaultTimeout is a hook command's timeout when settings.json gives none.
 const DefaultTimeout = 600 * time.Second
 
-// Command is one hook command: {"type": "command", "command": ..., "timeout": ...}.
+// DefaultPromptTimeout is a prompt hook's timeout when settings.json gives none, as
+// in Claude Code: a model's yes or no should not hold a tool call for minutes.
+const DefaultPromptTimeout = 30 * time.Second
+
+// The hook types toolpipe runs.
+const (
+	// TypeCommand runs a shell command (the default when type is absent).
+	TypeCommand = "command"
+	// TypePrompt asks a small model whether the action may go ahead (prompt.go).
+	TypePrompt = "prompt"
+)
+
+// Command is one hook: {"type": "command", "command": ..., "timeout": ...}, or
+// {"type": "prompt", "prompt": ..., "model": ..., "timeout": ...}.
 type Command struct {
+	// Type is TypeCommand or TypePrompt; "" means TypeCommand (settings from
+	// before prompt hooks).
+	Type string `json:"type,omitempty"`
 	// Command is run with bash -c in the project directory.
-	Command string `json:"command"`
-	// Timeout is in seconds, as in settings.json; 0 means DefaultTimeout.
+	Command string `json:"command,omitempty"`
+	// Prompt is a prompt hook's question; $ARGUMENTS is replaced by the hook input.
+	Prompt string `json:"prompt,omitempty"`
+	// Model is a prompt hook's model; "" means the worker's small fast model.
+	Model string `json:"model,omitempty"`
+	// ContinueOnBlock: a prompt hook that answers ok: false blocks the action but
+	// lets the agent go on (Claude Code's continueOnBlock).
+	ContinueOnBlock bool `json:"continue_on_block,omitempty"`
+	// Timeout is in seconds, as in settings.json; 0 means DefaultTimeout
+	// (DefaultPromptTimeout for a prompt hook).
 	Timeout float64 `json:"timeout,omitempty"`
 }
 
-// TimeoutDuration is the command's timeout.
+// IsPrompt reports whether c is a prompt hook.
+func (c Command) IsPrompt() bool { return c.Type == TypePrompt }
+
+// TimeoutDuration is the hook's timeout.
 func (c Command) TimeoutDuration() time.Duration {
-	if c.Timeout <= 0 {
-		return DefaultTimeout
+	switch {
+	case c.Timeout > 0:
+		return time.Duration(c.Timeout * float64(time.Second))
+	case c.IsPrompt():
+		return DefaultPromptTimeout
 	}
-	return time.Duration(c.Timeout * float64(time.Second))
+	return DefaultTimeout
+}
+
+// Text is what the hook runs: its command, or its prompt.
+func (c Command) Text() string {
+	if c.IsPrompt() {
+		return c.Prompt
+	}
+	return c.Command
+}
+
+// same reports whether two hooks are the same one, as Claude Code deduplicates:
+// commands by their text, prompts by their text and model.
+func (c Command) same(o Command) bool {
+	return c.IsPrompt() == o.IsPrompt() && c.Text() == o.Text() && c.Model == o.Model
 }
 
 // Group is one entry of an event's list: the commands that run for tools the matcher
@@ -129,6 +173,19 @@ func (c Config) Has(e Event) bool {
 	return false
 }
 
+// HasPrompt reports whether any prompt hook is configured: the worker then needs a
+// model.
+func (c Config) HasPrompt() bool {
+	for _, e := range Events {
+		for _, g := range c.Groups(e) {
+			if slices.ContainsFunc(g.Hooks, Command.IsPrompt) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // ToolGates reports whether hooks run around tool calls: the events of a call's
 // pipeline (the others run elsewhere and do not make a turn gate its tools).
 func (c Config) ToolGates() bool {
@@ -147,7 +204,8 @@ func (c *Config) add(e Event, gs []Group) {
 // matches: SessionStart's source, Notification's type, SessionEnd's reason, or ""
 // for the events without matchers, which every matcher matches): those of
 // every group whose matcher matches, in settings order, each distinct command text
-// once (Claude Code runs identical commands once; the first one's timeout is kept).
+// once (Claude Code runs identical commands once, and identical prompts with the same
+// model; the first one's timeout is kept).
 // A matcher that is not a valid regular expression matches nothing: the loader
 // rejects such settings, so this only guards input built by hand.
 func (c Config) Select(e Event, toolName string) []Command {
@@ -157,7 +215,7 @@ func (c Config) Select(e Event, toolName string) []Command {
 			continue
 		}
 		for _, h := range g.Hooks {
-			if !slices.ContainsFunc(out, func(o Command) bool { return o.Command == h.Command }) {
+			if !slices.ContainsFunc(out, h.same) {
 				out = append(out, h)
 			}
 		}

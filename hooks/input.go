@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -106,11 +107,40 @@ func (in Input) Encode() (string, error) {
 	if in.HookEventName.IsToolEvent() && len(in.ToolInput) == 0 {
 		in.ToolInput = json.RawMessage("{}")
 	}
+	if in.HookEventName.IsToolEvent() {
+		in.ToolInput = withDefaults(in.ToolName, in.ToolInput)
+	}
 	b, err := json.Marshal(in)
 	if err != nil {
 		return "", fmt.Errorf("hooks: encode input: %w", err)
 	}
 	return string(b), nil
+}
+
+// withDefaults adds to a tool input the defaults Claude Code's input schemas fill in
+// before its hooks see the input: Edit's replace_all (false). The input's own bytes
+// are kept, the default appended, so hooks get the same text on every replay.
+func withDefaults(toolName string, input json.RawMessage) json.RawMessage {
+	if toolName != "Edit" {
+		return input
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(input, &fields) != nil {
+		return input
+	}
+	if _, ok := fields["replace_all"]; ok {
+		return input
+	}
+	t := bytes.TrimRight(input, " \t\r\n")
+	if len(t) == 0 || t[len(t)-1] != '}' {
+		return input
+	}
+	sep := ","
+	if len(fields) == 0 {
+		sep = ""
+	}
+	out := append(append([]byte{}, t[:len(t)-1]...), sep+`"replace_all":false}`...)
+	return out
 }
 
 // ToolResponse is PostToolUse's tool_response when the tool activity gave no

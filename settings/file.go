@@ -50,9 +50,12 @@ type (
 		Hooks   []wireHook `json:"hooks"`
 	}
 	wireHook struct {
-		Type    string   `json:"type"`
-		Command string   `json:"command"`
-		Timeout *float64 `json:"timeout"`
+		Type            string   `json:"type"`
+		Command         string   `json:"command"`
+		Prompt          string   `json:"prompt"`
+		Model           string   `json:"model"`
+		ContinueOnBlock bool     `json:"continueOnBlock"`
+		Timeout         *float64 `json:"timeout"`
 	}
 )
 
@@ -124,8 +127,9 @@ func (pf *parsedFile) parseHooks(data []byte, events map[string]json.RawMessage)
 	return nil
 }
 
-// groups checks one event's groups: matchers compile, commands are not empty,
-// timeouts are positive. Hooks of other types are skipped with a warning.
+// groups checks one event's groups: matchers compile, commands and prompts are not
+// empty, timeouts are positive. Hooks of other types (agent, http), and prompt hooks
+// of events that have no conversation to judge, are skipped with a warning.
 func (pf *parsedFile) groups(data []byte, e hooks.Event, wgs []wireGroup) ([]hooks.Group, error) {
 	var out []hooks.Group
 	for i, wg := range wgs {
@@ -136,19 +140,13 @@ func (pf *parsedFile) groups(data []byte, e hooks.Event, wgs []wireGroup) ([]hoo
 		for j, h := range wg.Hooks {
 			where := fmt.Sprintf("hooks.%s[%d].hooks[%d]", e, i, j)
 			path := []any{"hooks", string(e), i, "hooks", j}
-			if h.Type != "command" && h.Type != "" {
-				pf.warnings = append(pf.warnings, fmt.Sprintf("%s: %s has type %q; toolpipe runs only command hooks and skips it", pf.file, where, h.Type))
+			c, skip, err := pf.hook(data, e, h, where, path)
+			if err != nil {
+				return nil, err
+			}
+			if skip != "" {
+				pf.warnings = append(pf.warnings, fmt.Sprintf("%s: %s %s", pf.file, where, skip))
 				continue
-			}
-			if strings.TrimSpace(h.Command) == "" {
-				return nil, at(pf.file, data, where+": command is empty", path...)
-			}
-			c := hooks.Command{Command: h.Command}
-			if h.Timeout != nil {
-				if *h.Timeout <= 0 {
-					return nil, at(pf.file, data, fmt.Sprintf("%s: timeout must be a positive number of seconds, not %v", where, *h.Timeout), append(path, "timeout")...)
-				}
-				c.Timeout = *h.Timeout
 			}
 			g.Hooks = append(g.Hooks, c)
 		}
@@ -157,6 +155,34 @@ func (pf *parsedFile) groups(data []byte, e hooks.Event, wgs []wireGroup) ([]hoo
 		}
 	}
 	return out, nil
+}
+
+// hook checks one hook entry. skip, when set, says why toolpipe does not run it.
+func (pf *parsedFile) hook(data []byte, e hooks.Event, h wireHook, where string, path []any) (c hooks.Command, skip string, err error) {
+	switch h.Type {
+	case hooks.TypeCommand, "":
+		if strings.TrimSpace(h.Command) == "" {
+			return c, "", at(pf.file, data, where+": command is empty", path...)
+		}
+		c = hooks.Command{Command: h.Command}
+	case hooks.TypePrompt:
+		if !hooks.PromptEvent(e) {
+			return c, fmt.Sprintf("is a prompt hook, which %s events cannot have (there is no conversation to judge; Claude Code refuses it too); it is skipped: use a command hook", e), nil
+		}
+		if strings.TrimSpace(h.Prompt) == "" {
+			return c, "", at(pf.file, data, where+`: a prompt hook needs a non-empty "prompt" (the question the model answers; $ARGUMENTS stands for the hook input)`, path...)
+		}
+		c = hooks.Command{Type: hooks.TypePrompt, Prompt: h.Prompt, Model: strings.TrimSpace(h.Model), ContinueOnBlock: h.ContinueOnBlock}
+	default:
+		return c, fmt.Sprintf("has type %q; toolpipe runs command and prompt hooks and skips it", h.Type), nil
+	}
+	if h.Timeout != nil {
+		if *h.Timeout <= 0 {
+			return c, "", at(pf.file, data, fmt.Sprintf("%s: timeout must be a positive number of seconds, not %v", where, *h.Timeout), append(path, "timeout")...)
+		}
+		c.Timeout = *h.Timeout
+	}
+	return c, "", nil
 }
 
 // parsePermissions parses the rules (a rule for a tool toolpipe does not have is

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/permissions"
@@ -32,7 +33,9 @@ func TestLoadMergesWithPrecedence(t *testing.T) {
 	  "permissions": {"allow": ["Bash(npm test)"], "defaultMode": "plan", "additionalDirectories": ["/opt/lib"]}}`)
 	write(t, filepath.Join(proj, ".claude", "settings.json"), `{
 	  "hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "project-hook", "timeout": 5},
-	                                                       {"type": "prompt", "prompt": "is this ok?"}]}]},
+	                                                       {"type": "prompt", "prompt": "is this ok?", "model": "m", "timeout": 9},
+	                                                       {"type": "agent", "prompt": "verify it"}]}],
+	            "SessionStart": [{"hooks": [{"type": "prompt", "prompt": "judge the start"}]}]},
 	  "permissions": {"deny": ["Bash(rm:*)", "Task"], "defaultMode": "acceptEdits", "additionalDirectories": ["../shared"]}}`)
 	write(t, filepath.Join(proj, ".claude", "settings.local.json"), `{
 	  "hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "local-post"}]}]},
@@ -45,8 +48,12 @@ func TestLoadMergesWithPrecedence(t *testing.T) {
 		t.Fatalf("files %v", s.Files)
 	}
 	pre := s.Hooks.Select(hooks.PreToolUse, "Bash")
-	if len(pre) != 2 || pre[0].Command != "user-hook" || pre[1].Command != "project-hook" || pre[1].Timeout != 5 {
+	if len(pre) != 3 || pre[0].Command != "user-hook" || pre[1].Command != "project-hook" || pre[1].Timeout != 5 ||
+		!pre[2].IsPrompt() || pre[2].Prompt != "is this ok?" || pre[2].Model != "m" || pre[2].TimeoutDuration() != 9*time.Second {
 		t.Fatalf("PreToolUse hooks %+v", pre)
+	}
+	if s.Hooks.Has(hooks.SessionStart) {
+		t.Fatalf("a SessionStart prompt hook was kept: %+v", s.Hooks.SessionStart)
 	}
 	if stop := s.Hooks.Select(hooks.Stop, ""); len(stop) != 1 || stop[0].Command != "stop-hook" {
 		t.Fatalf("Stop hooks %+v", stop)
@@ -74,7 +81,7 @@ func TestLoadMergesWithPrecedence(t *testing.T) {
 		t.Fatalf("dirs %v want %v", p.AdditionalDirectories, want)
 	}
 	joined := strings.Join(s.Warnings, "\n")
-	for _, w := range []string{"hooks.TeammateIdle is not a hook event toolpipe knows", `type "prompt"`, `"Task"`} {
+	for _, w := range []string{"hooks.TeammateIdle is not a hook event toolpipe knows", `type "agent"`, `hooks.SessionStart[0].hooks[0] is a prompt hook, which SessionStart events cannot have`, `"Task"`} {
 		if !strings.Contains(joined, w) {
 			t.Errorf("no warning about %s in:\n%s", w, joined)
 		}
@@ -122,6 +129,7 @@ func TestLoadErrorsNameFileAndPosition(t *testing.T) {
 		{"matcher not a string", "{\"hooks\": {\"PreToolUse\": [\n  {\"matcher\": 7, \"hooks\": []}]}}", ":2:15: hooks.PreToolUse[0].matcher must be a string, not a JSON number"},
 		{"bad regex", "{\"hooks\": {\"PostToolUse\": [\n  {\"matcher\": \"Edit(\", \"hooks\": [{\"type\":\"command\",\"command\":\"x\"}]}]}}", ":2:15: hooks.PostToolUse[0]: matcher \"Edit(\" is not a valid regular expression"},
 		{"empty command", "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [\n   {\"type\": \"command\", \"command\": \" \"}]}]}}", ":2:4: hooks.PreToolUse[0].hooks[0]: command is empty"},
+		{"empty prompt", "{\"hooks\": {\"Stop\": [{\"hooks\": [\n   {\"type\": \"prompt\"}]}]}}", ":2:4: hooks.Stop[0].hooks[0]: a prompt hook needs a non-empty \"prompt\""},
 		{"bad timeout", "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"x\",\n \"timeout\": -1}]}]}}", ":2:13: hooks.PreToolUse[0].hooks[0]: timeout must be a positive number"},
 		{"event case", "{\"hooks\": {\n \"pretooluse\": []}}", ":2:16: hooks.pretooluse: event names are case-sensitive; did you mean PreToolUse?"},
 		{"bad rule", "{\"permissions\": {\"deny\": [\"Bash(ls\",\n \"Bash(rm\"]}}", ":1:27: permissions.deny[0]: permissions: rule \"Bash(ls\""},

@@ -91,7 +91,7 @@ func TestHookInputAsClaudeCode(t *testing.T) {
 		"PostToolUse/r1": `{"file":{"content":"alpha\n","filePath":"` + filepath.Join(dir, "a.txt") + `","numLines":2,"startLine":1,"totalLines":2},"type":"text"}`,
 		"PostToolUse/b1": `{"interrupted":false,"isImage":false,"noOutputExpected":false,"stderr":"","stdout":"hi\nerr"}`,
 		"PostToolUse/e1": `{"filePath":"` + filepath.Join(dir, "e.txt") + `","newString":"TWO","oldString":"two","originalFile":"one\ntwo\nthree\n","replaceAll":false,"structuredPatch":[{"lines":[" one","-two","+TWO"," three"],"newLines":3,"newStart":1,"oldLines":3,"oldStart":1}],"userModified":false}`,
-		"PostToolUse/w1": `{"content":"x\n","filePath":"` + filepath.Join(dir, "new.txt") + `","originalFile":null,"structuredPatch":[],"type":"create"}`,
+		"PostToolUse/w1": `{"content":"x\n","filePath":"` + filepath.Join(dir, "new.txt") + `","originalFile":null,"structuredPatch":[],"type":"create","userModified":false}`,
 	} {
 		if got := response(k); got != want {
 			t.Errorf("%s tool_response\n got %s\nwant %s", k, got, want)

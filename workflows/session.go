@@ -18,6 +18,10 @@ import (
 // stored conversation and the budget state, never past messages' texts, so that the
 // workflow's history and memory stay small however long the conversation.
 type session struct {
+	// promptSeq is the event index of the user prompt being answered
+	// (session_prompt_id.go).
+	promptSeq int
+
 	in    SessionInput
 	opts  SessionOptions
 	model ModelOptions
@@ -99,7 +103,7 @@ func Session(ctx workflow.Context, in SessionInput) (_ SessionResult, err error)
 	if in.Carry != nil {
 		s.restore(in.Carry)
 	} else if in.Prompt != "" {
-		s.addUser(in.Prompt)
+		s.userPrompt(in.Prompt) // session_prompt_id.go
 	}
 	if err := s.register(ctx); err != nil {
 		return SessionResult{}, err
@@ -244,7 +248,7 @@ func (s *session) carryInput() SessionInput {
 		Turns: s.turns, Usage: s.usage, Context: s.context, Runs: s.runs + 1,
 		Events: events, EventBase: base, ModelStop: s.modelStop, LastResults: s.lastResults,
 		LastError: s.lastError, LastUsage: s.lastUsage, Cost: s.cost,
-		CtxBytes: s.ctxBytes, Compactions: s.compactions,
+		CtxBytes: s.ctxBytes, Compactions: s.compactions, PromptSeq: s.promptSeq,
 	}
 	return in
 }
@@ -259,6 +263,7 @@ func (s *session) restore(c *SessionCarry) {
 	s.modelStop, s.lastResults, s.lastError = c.ModelStop, c.LastResults, c.LastError
 	s.lastUsage, s.cost = c.LastUsage, c.Cost
 	s.ctxBytes, s.compactions = c.CtxBytes, c.Compactions
+	s.promptSeq = c.PromptSeq
 }
 
 // addUser queues a user message for the next model call.

@@ -191,6 +191,8 @@ type SessionCarry struct {
 	// is in Head).
 	CtxBytes    int `json:"ctx_bytes,omitempty"`
 	Compactions int `json:"compactions,omitempty"`
+	// PromptSeq keeps the hooks' prompt_id across runs (session_prompt_id.go).
+	PromptSeq int `json:"prompt_seq,omitempty"`
 }
 
 // SessionResult is the workflow result.

@@ -142,5 +142,5 @@ func (s *session) compact(ctx workflow.Context, trigger, instructions string) er
 	s.note(SessionEvent{Kind: EventCompact, Text: fmt.Sprintf("compacted (%s): %d messages replaced by a summary of %d bytes and the %d most recent",
 		trigger, before, rep.Size, rep.Kept.Len())})
 	s.publish(ctx)
-	return nil
+	return s.afterCompact(ctx) // session_hooks.go: SessionStart, source compact
 }

@@ -20,7 +20,7 @@ const maxEventText = 2000
 func (s *session) register(ctx workflow.Context) error {
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, SendUpdate,
 		func(ctx workflow.Context, req SendRequest) (SendResponse, error) {
-			s.addUser(req.Text)
+			s.userPrompt(req.Text) // session_prompt_id.go
 			s.publish(ctx)
 			s.interruptTurn(ctx)
 			return SendResponse{Queued: len(s.pendingUser)}, nil

@@ -28,6 +28,9 @@ func (s *session) sessionHooks(e hooks.Event, what string) []hooks.Command {
 func (s *session) runSessionHooks(ctx workflow.Context, e hooks.Event, cmds []hooks.Command, fill func(*hooks.Input)) hooks.Result {
 	in := hooks.Input{SessionID: s.in.SessionID, TranscriptPath: s.in.Settings.TranscriptPath, Cwd: s.in.Workdir,
 		HookEventName: e}
+	if e != hooks.SessionStart {
+		in.PromptID = s.promptID(ctx) // session_prompt_id.go
+	}
 	if e != hooks.SessionStart && e != hooks.SessionEnd {
 		in.PermissionMode = "default"
 		if p := s.in.Settings.Permissions; p != nil {
@@ -55,15 +58,48 @@ func (s *session) sessionStart(ctx workflow.Context, resumed bool) {
 	if resumed {
 		source = "resume"
 	}
+	if msg, ok := s.sessionStartContext(ctx, source); ok {
+		s.pendingUser = append(s.pendingUser, msg)
+	}
+}
+
+// sessionStartCompact is the change id of SessionStart hooks after a compaction:
+// sessions recorded before it compacted without running them.
+const sessionStartCompact = "session-start-compact"
+
+// afterCompact runs SessionStart hooks with source "compact" once a compaction has
+// replaced the conversation, as Claude Code does; what they add as context is stored
+// right after the summary, so the next model call has it. Messages queued meanwhile
+// stay queued (their UserPromptSubmit hooks have not run yet).
+func (s *session) afterCompact(ctx workflow.Context) error {
+	if len(s.sessionHooks(hooks.SessionStart, "compact")) == 0 ||
+		workflow.GetVersion(ctx, sessionStartCompact, workflow.DefaultVersion, 1) < 1 {
+		return nil
+	}
+	msg, ok := s.sessionStartContext(ctx, "compact")
+	if !ok {
+		return nil
+	}
+	queued, checked, results := s.pendingUser, s.checkedUser, s.pendingResults
+	s.pendingUser, s.checkedUser, s.pendingResults = []conversation.Message{msg}, 1, nil
+	err := s.appendPending(ctx)
+	s.pendingUser, s.checkedUser, s.pendingResults = queued, checked, results
+	return err
+}
+
+// sessionStartContext runs the SessionStart hooks that match source and returns
+// the message carrying the context they add, if any.
+func (s *session) sessionStartContext(ctx workflow.Context, source string) (conversation.Message, bool) {
 	cmds := s.sessionHooks(hooks.SessionStart, source)
 	if len(cmds) == 0 {
-		return
+		return conversation.Message{}, false
 	}
 	res := s.runSessionHooks(ctx, hooks.SessionStart, cmds, func(in *hooks.Input) { in.Source = source })
-	if len(res.Context) > 0 {
-		s.pendingUser = append(s.pendingUser, conversation.UserText(
-			"<system-reminder>\nSessionStart hook additional context: "+strings.Join(res.Context, "\n")+"\n</system-reminder>"))
+	if len(res.Context) == 0 {
+		return conversation.Message{}, false
 	}
+	return conversation.UserText("<system-reminder>\nSessionStart hook additional context: " +
+		strings.Join(res.Context, "\n") + "\n</system-reminder>"), true
 }
 
 // stopHooks runs Stop hooks (SubagentStop in a sub-agent) when the model has

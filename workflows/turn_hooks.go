@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/scheduler"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -61,6 +62,29 @@ func (t *turn) runPhase(ctx workflow.Context, e hooks.Event, b tool.Block, input
 	return t.runHooks(ctx, e, b.ID, cmds, in)
 }
 
+// interruptFailureHooks is the change id of PostToolUseFailure hooks for a call the
+// user interrupted: turns recorded before it reported the interruption without them.
+const interruptFailureHooks = "interrupt-failure-hooks"
+
+// interruptHooks runs the PostToolUseFailure hooks of a call that a user message
+// interrupted while it ran, with is_interrupt: true and the interrupted result as
+// its error, as Claude Code does. A call cancelled by a failing sibling Bash is not
+// an interrupt and runs none. The tool's context is cancelled, so the hooks run on a
+// disconnected one; the call's result stays the interrupted one, and what the hooks
+// say reaches the user (a continue: false still ends the agent).
+func (t *turn) interruptHooks(ctx workflow.Context, b tool.Block, start time.Time) {
+	if t.tracker.Errored() || len(t.in.Settings.Hooks.Select(hooks.PostToolUseFailure, b.Name)) == 0 ||
+		workflow.GetVersion(ctx, interruptFailureHooks, workflow.DefaultVersion, 1) < 1 {
+		return
+	}
+	hctx, _ := workflow.NewDisconnectedContext(ctx)
+	c := called{result: tool.ErrorResult(b.ID, scheduler.InterruptedMessage), duration: workflow.Now(hctx).Sub(start), interrupted: true}
+	res, err := t.runPhase(hctx, hooks.PostToolUseFailure, b, b.Input, &c)
+	if err == nil {
+		t.notePhase(hctx, b.ID, b.Name, res)
+	}
+}
+
 // hookInput is the part of a hook's input every event of the turn shares.
 func (t *turn) hookInput(ctx workflow.Context, e hooks.Event) hooks.Input {
 	return hooks.Input{
@@ -84,7 +108,10 @@ type hookEnv struct {
 }
 
 // runHookCommands runs cmds at once, one activity each, with the input in, and
-// combines their outcomes. It returns an error only when ctx was cancelled.
+// combines their outcomes: a command hook runs its command (RunHook), a prompt hook
+// asks the model (RunPromptHook). It returns an error only when ctx was cancelled.
+// Prompt hooks need no GetVersion: settings from before them never held one (the
+// loader skipped them), so no recorded history schedules their activity.
 func runHookCommands(ctx workflow.Context, env hookEnv, e hooks.Event, id string, cmds []hooks.Command, in hooks.Input) (hooks.Result, error) {
 	stdin, err := in.Encode()
 	if err != nil {
@@ -97,6 +124,13 @@ func runHookCommands(ctx workflow.Context, env hookEnv, e hooks.Event, id string
 	futs := make([]workflow.Future, len(cmds))
 	for i, c := range cmds {
 		actx := workflow.WithActivityOptions(ctx, hookOptions(e, c, env.heartbeat))
+		if c.IsPrompt() {
+			futs[i] = workflow.ExecuteActivity(actx, activities.PromptHookActivityName, hooks.PromptInvocation{
+				Event: e, ToolUseID: id, Message: hooks.PromptMessage(e, c.Prompt, stdin), Model: c.Model,
+				TimeoutSeconds: c.Timeout, SessionID: env.sessionID,
+			})
+			continue
+		}
 		futs[i] = workflow.ExecuteActivity(actx, activities.HookActivityName, hooks.Invocation{
 			Event: e, ToolUseID: id, Command: c.Command, TimeoutSeconds: c.Timeout,
 			Cwd: env.workdir, ProjectDir: project, Stdin: stdin, SessionID: env.sessionID,
@@ -108,16 +142,12 @@ func runHookCommands(ctx workflow.Context, env hookEnv, e hooks.Event, id string
 	outs := make([]hooks.Outcome, len(cmds))
 	var cancelled error
 	for i, f := range futs {
-		var run hooks.Run
-		switch err := f.Get(waitCtx, &run); {
-		case temporal.IsCanceledError(err):
+		out, err := hookOutcome(waitCtx, e, cmds[i], f)
+		if err != nil {
 			cancelled = err
 			continue
-		case err != nil:
-			// The hook could not be run (its workers were lost): a non-blocking error.
-			run = hooks.Run{Command: cmds[i].Command, Failure: failureMessage(err)}
 		}
-		outs[i] = hooks.Parse(e, run)
+		outs[i] = out
 	}
 	if cancelled != nil {
 		return hooks.Result{}, cancelled
@@ -125,16 +155,50 @@ func runHookCommands(ctx workflow.Context, env hookEnv, e hooks.Event, id string
 	return hooks.Aggregate(e, outs), nil
 }
 
+// hookOutcome waits for one hook's activity and reads what it says. A hook whose
+// activity failed (its workers were lost, the model stayed unavailable) is a
+// non-blocking error; only a cancellation is returned as an error.
+func hookOutcome(ctx workflow.Context, e hooks.Event, c hooks.Command, f workflow.Future) (hooks.Outcome, error) {
+	if c.IsPrompt() {
+		var run hooks.PromptRun
+		err := f.Get(ctx, &run)
+		switch {
+		case temporal.IsCanceledError(err):
+			return hooks.Outcome{}, err
+		case err != nil:
+			run = hooks.PromptRun{Failure: failureMessage(err)}
+		}
+		return hooks.ParsePrompt(e, c, run), nil
+	}
+	var run hooks.Run
+	err := f.Get(ctx, &run)
+	switch {
+	case temporal.IsCanceledError(err):
+		return hooks.Outcome{}, err
+	case err != nil:
+		run = hooks.Run{Command: c.Command, Failure: failureMessage(err)}
+	}
+	return hooks.Parse(e, run), nil
+}
+
 func hookOptions(e hooks.Event, c hooks.Command, heartbeat time.Duration) workflow.ActivityOptions {
 	return workflow.ActivityOptions{
 		StartToCloseTimeout: c.TimeoutDuration() + hookTimeoutMargin,
 		HeartbeatTimeout:    heartbeat,
 		WaitForCancellation: true,
-		Summary:             fmt.Sprintf("%s hook: %s", e, oneLineCommand(c.Command)),
+		Summary:             fmt.Sprintf("%s hook: %s", e, hookTitle(c)),
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval: time.Second, BackoffCoefficient: 2, MaximumAttempts: hookAttempts,
 		},
 	}
+}
+
+// hookTitle is a hook's activity title: its command, or "prompt: " and its prompt.
+func hookTitle(c hooks.Command) string {
+	if c.IsPrompt() {
+		return "prompt: " + oneLineCommand(c.Prompt)
+	}
+	return oneLineCommand(c.Command)
 }
 
 // permissionMode is what hooks are told in permission_mode: the mode in force, or

@@ -60,6 +60,7 @@ func (t *turn) pipeline(ctx workflow.Context, b tool.Block, def *tool.Definition
 	start := workflow.Now(ctx)
 	r, m, resp, cancelled := t.callTool(ctx, tool.Block{ID: id, Name: b.Name, Input: input}, def, v.sandboxOnly)
 	if cancelled {
+		t.interruptHooks(ctx, tool.Block{ID: id, Name: b.Name, Input: input}, start) // turn_hooks.go
 		return r, nil, true
 	}
 	t.transcribeResult(ctx, r, resp)

@@ -182,6 +182,9 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 	if err != nil {
 		return nil, err
 	}
+	if err := e.checkPromptModel(settings); err != nil { // prompt_model.go
+		return nil, err
+	}
 	mcp, err := turnMCP(e.cfg) // settings.go
 	if err != nil {
 		return nil, err

@@ -115,6 +115,9 @@ func (e *env) startOrAttach(ctx context.Context, named []tool.Block, in workflow
 	if err != nil {
 		return nil, err
 	}
+	if err := e.checkPromptModel(settings); err != nil { // prompt_model.go
+		return nil, err
+	}
 	in.Settings = settings
 	if in.MCP, err = turnMCP(e.cfg); err != nil { // settings.go
 		return nil, err

@@ -116,7 +116,13 @@ func findBinary(dir string) (string, error) {
 // baseURL, with a HOME of its own, until the script is used up.
 func runClaude(t *testing.T, bin, workdir, baseURL string) {
 	t.Helper()
-	home := t.TempDir()
+	runClaudeHome(t, bin, workdir, baseURL, t.TempDir())
+}
+
+// runClaudeHome is runClaude with a HOME prepared by the caller (its
+// .claude/settings.json configures hooks).
+func runClaudeHome(t *testing.T, bin, workdir, baseURL, home string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "-p", "Run the tools.", "--output-format", "json",
