@@ -16,6 +16,7 @@ import (
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/settings"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -148,11 +149,11 @@ func claudeHookInputs(t *testing.T) ([]map[string]any, string) {
 func toolpipeHookInputs(t *testing.T) ([]map[string]any, string) {
 	root, state := t.TempDir(), t.TempDir()
 	file := hookSettings(t, t.TempDir())
-	loaded, err := hooks.Load(hooks.LoadOptions{File: file, ProjectDir: root})
+	loaded, err := settings.Load(settings.LoadOptions{File: file, ProjectDir: root})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pol, err := loaded.Policy(hooks.PolicyOptions{WorkDir: root})
+	pol, err := loaded.Policy(settings.PolicyOptions{WorkDir: root})
 	if err != nil {
 		t.Fatal(err)
 	}
