@@ -36,11 +36,11 @@ type recordingModel struct {
 	// marker (a prompt hook's question) is answered with hookAnswer.
 	hookMarker, hookAnswer string
 
-	mu      sync.Mutex
+	mu         sync.Mutex
 	results    map[string]recordedResult
 	bodies     [][]byte
 	hookBodies [][]byte
-	next    int
+	next       int
 }
 
 func newRecordingModel(t *testing.T, script [][]scriptBlock) (*recordingModel, string) {
