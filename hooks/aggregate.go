@@ -22,6 +22,9 @@ type Result struct {
 	Decision Decision
 	// Reason joins the reasons of the hooks that made the winning decision.
 	Reason string
+	// HookError: the first hook that made the winning decision did so with a
+	// blocking error (DenyText).
+	HookError bool
 	// UpdatedInput is the last replacement input in settings order, from a hook
 	// that did not deny.
 	UpdatedInput json.RawMessage
@@ -52,7 +55,7 @@ func Aggregate(e Event, outs []Outcome) Result {
 	for _, o := range outs {
 		res.Duration = max(res.Duration, o.Duration)
 		if o.Decision.rank() > res.Decision.rank() {
-			res.Decision, reasons = o.Decision, nil
+			res.Decision, reasons, res.HookError = o.Decision, nil, o.HookError
 		}
 		if o.Decision != "" && o.Decision == res.Decision && o.Reason != "" {
 			reasons = append(reasons, o.Reason)

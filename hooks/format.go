@@ -14,6 +14,16 @@ func DenyMessage(toolName, reason string) string {
 	return fmt.Sprintf("%s:%s hook denied this tool call: %s", PreToolUse, toolName, reason)
 }
 
+// DenyText is the error result of a call the PreToolUse hooks r denied: a blocking
+// error (a prompt hook's ok: false) in Claude Code's words for it, "PreToolUse:Bash
+// hook error: [prompt]: reason"; any other deny as DenyMessage.
+func DenyText(toolName string, r Result) string {
+	if r.HookError {
+		return fmt.Sprintf("%s:%s hook error: %s", PreToolUse, toolName, r.Reason)
+	}
+	return DenyMessage(toolName, r.Reason)
+}
+
 // WithContext appends hooks' additionalContext to a tool result, as Claude Code
 // does: in a <system-reminder> block after the tool's own output, naming the phase
 // it came from, so the model can tell it from what the tool printed.

@@ -74,6 +74,9 @@ type Outcome struct {
 	// Text is stdout that is not JSON; Claude Code shows it in its transcript view
 	// only, so it is kept for people and never sent to the model.
 	Text string
+	// HookError: the decision is a blocking error (a prompt hook's ok: false), which
+	// Claude Code reports as "<event>:<tool> hook error: …".
+	HookError bool
 }
 
 // wireOutput is the JSON a hook may print on stdout with exit 0.

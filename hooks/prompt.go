@@ -173,7 +173,7 @@ func ParsePrompt(e Event, c Command, r PromptRun) Outcome {
 	}
 	msg := fmt.Sprintf("[%s]: %s", shown, reason)
 	if e == PreToolUse || e == PermissionRequest {
-		o.Decision, o.Reason = Deny, msg
+		o.Decision, o.Reason, o.HookError = Deny, msg, true
 	} else {
 		o.Block, o.BlockReason = true, msg
 	}

@@ -40,6 +40,9 @@ func TestParsePrompt(t *testing.T) {
 	if o.Status != Blocking || o.Decision != Deny || o.Reason != "[No rm -rf]: it deletes the tree" || !o.Stop || o.StopReason != "it deletes the tree" {
 		t.Fatalf("deny: %+v", o)
 	}
+	if got := DenyText("Bash", Aggregate(PreToolUse, []Outcome{o})); got != "PreToolUse:Bash hook error: [No rm -rf]: it deletes the tree" {
+		t.Fatalf("deny text %q (Claude Code's words for a blocking error)", got)
+	}
 	cont := hook
 	cont.ContinueOnBlock = true
 	if o := ParsePrompt(PostToolUse, cont, run(`{"ok": false, "reason": "bad"}`)); !o.Block || o.BlockReason != "[No rm -rf]: bad" || o.Stop {

@@ -63,7 +63,7 @@ type verdict struct {
 // when the tool's context was cancelled.
 func (t *turn) permit(ctx workflow.Context, b tool.Block, pre hooks.Result) (verdict, error) {
 	if pre.Decision == hooks.Deny {
-		return verdict{message: hooks.DenyMessage(b.Name, pre.Reason)}, nil
+		return verdict{message: hooks.DenyText(b.Name, pre)}, nil
 	}
 	d := permissions.Decision{Behavior: permissions.Allow}
 	if pol := t.in.Settings.Permissions; pol != nil {

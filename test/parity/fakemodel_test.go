@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -31,11 +32,15 @@ type recordedResult struct {
 // text. It answers in server-sent events, as the API does when asked to stream.
 type recordingModel struct {
 	script [][]scriptBlock
+	// hookMarker and hookAnswer: a request without tools whose body contains the
+	// marker (a prompt hook's question) is answered with hookAnswer.
+	hookMarker, hookAnswer string
 
-	mu      sync.Mutex
-	results map[string]recordedResult
-	bodies  [][]byte
-	next    int
+	mu         sync.Mutex
+	results    map[string]recordedResult
+	bodies     [][]byte
+	hookBodies [][]byte
+	next       int
 }
 
 func newRecordingModel(t *testing.T, script [][]scriptBlock) (*recordingModel, string) {
@@ -92,8 +97,32 @@ func (m *recordingModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		m.next++
 	}
+	answer := "done"
+	if len(req.Tools) == 0 && m.hookMarker != "" && strings.Contains(string(body), m.hookMarker) {
+		answer = m.hookAnswer
+		m.hookBodies = append(m.hookBodies, body)
+	}
 	m.mu.Unlock()
-	writeSSE(w, req.Model, blocks)
+	if !req.Stream {
+		writeJSONMessage(w, req.Model, answer)
+		return
+	}
+	writeSSEText(w, req.Model, blocks, answer)
+}
+
+// writeJSONMessage answers a request that did not ask to stream.
+func writeJSONMessage(w http.ResponseWriter, model, text string) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{"id": "msg_parity", "type": "message", "role": "assistant", "model": model,
+		"content": []any{map[string]any{"type": "text", "text": text}}, "stop_reason": "end_turn", "stop_sequence": nil,
+		"usage": map[string]any{"input_tokens": 10, "output_tokens": 5}})
+}
+
+// hookRequests returns the bodies of the prompt-hook requests.
+func (m *recordingModel) hookRequests() [][]byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.hookBodies)
 }
 
 // record keeps the tool_result blocks of the request's user messages (Claude Code
@@ -128,6 +157,11 @@ func (m *recordingModel) result(id string) (recordedResult, bool) {
 // writeSSE streams one assistant message: the tool_use blocks, or a final text when
 // there are none.
 func writeSSE(w http.ResponseWriter, model string, blocks []scriptBlock) {
+	writeSSEText(w, model, blocks, "done")
+}
+
+// writeSSEText is writeSSE with the final text given.
+func writeSSEText(w http.ResponseWriter, model string, blocks []scriptBlock, text string) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("request-id", "req_parity")
 	w.WriteHeader(http.StatusOK)
@@ -147,7 +181,7 @@ func writeSSE(w http.ResponseWriter, model string, blocks []scriptBlock) {
 	if len(blocks) == 0 {
 		stop = "end_turn"
 		send("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "text", "text": ""}})
-		send("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "text_delta", "text": "done"}})
+		send("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "text_delta", "text": text}})
 		send("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
 	}
 	for i, b := range blocks {
