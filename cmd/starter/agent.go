@@ -215,6 +215,7 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 		return nil, err
 	}
 	fmt.Fprintf(os.Stderr, "session %s (workflow %s)\n", e.cfg.Session, id)
+	e.printLink(ctx, id, run.GetRunID()) // uilink.go
 	return run, nil
 }
 

@@ -150,6 +150,7 @@ func (e *env) startOrAttach(ctx context.Context, named []tool.Block, in workflow
 		return e.conn.Client.GetWorkflow(ctx, id, ""), nil
 	}
 	fmt.Fprintf(os.Stderr, "turn %s\n", id)
+	e.printLink(ctx, id, run.GetRunID()) // uilink.go
 	return run, nil
 }
 

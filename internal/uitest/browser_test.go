@@ -52,8 +52,9 @@ func TestUIShowsToolSummaries(t *testing.T) {
 	defer cancel()
 
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	stateDir := t.TempDir()
 	conn, err := tpworker.Connect(ctx, tpworker.ConnectOptions{
-		StateDir: t.TempDir(), UI: true, Logger: quiet, Mode: tpworker.Embedded,
+		StateDir: stateDir, UI: true, Logger: quiet, Mode: tpworker.Embedded,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +85,11 @@ func TestUIShowsToolSummaries(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	page := fmt.Sprintf("%s/namespaces/%s/workflows/%s/%s/history", conn.Server.UIAddress(), conn.Namespace, run.GetID(), run.GetRunID())
+	// The link `starter run` and `starter agent` print (cmd/starter/uilink.go).
+	page := conn.Link(ctx, stateDir, run.GetID(), "")
+	if want := fmt.Sprintf("%s/namespaces/%s/workflows/%s/%s/history", conn.Server.UIAddress(), conn.Namespace, run.GetID(), run.GetRunID()); page != want {
+		t.Fatalf("deep link %q, want %q", page, want)
+	}
 	wants := []string{"Bash: echo hello from the browser check", "Glob: **/*.txt", "Turn of session ui-check: 2 tool call(s)"}
 	text, png := browse(ctx, t, chromium, page, wants)
 	artifact := filepath.Join(artifactsDir(t), "ui-turn.png")
@@ -99,6 +104,25 @@ func TestUIShowsToolSummaries(t *testing.T) {
 	for _, want := range wants {
 		if !strings.Contains(text, want) {
 			t.Errorf("the workflow's page does not show %q (its text is in test-artifacts/ui-turn.txt)", want)
+		}
+	}
+
+	// The list, filtered as the README says (the session's query and a status): UI
+	// 2.56 shows both as filters and finds the turn. (Its default columns have no
+	// summary; the README says how to add the search attribute columns.)
+	list := tpworker.ListLink(conn.Server.UIAddress(), conn.Namespace,
+		fmt.Sprintf(`%s="ui-check" AND %s="done"`, workflows.SearchAttributeSessionID, workflows.SearchAttributeStatus))
+	listWants := []string{"turn-ui-check", `ToolpipeSessionID = "ui-check"`, `ToolpipeStatus = "done"`, "1 COMPLETED"}
+	listText, listPNG := browse(ctx, t, chromium, list, listWants)
+	if err := os.WriteFile(filepath.Join(artifactsDir(t), "ui-list.png"), listPNG, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(artifactsDir(t), "ui-list.txt"), []byte(listText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range listWants {
+		if !strings.Contains(listText, want) {
+			t.Errorf("the workflow list does not show %q (its text is in test-artifacts/ui-list.txt)", want)
 		}
 	}
 }

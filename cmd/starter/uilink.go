@@ -1,0 +1,24 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	tpworker "github.com/toolpipe/toolpipe/worker"
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+// printLink tells where to watch a workflow when the embedded server serves the Web
+// UI: its page (history, summaries; the User Metadata tab has the live details),
+// and for a session the list of its workflows (the session and its turns).
+func (e *env) printLink(ctx context.Context, workflowID, runID string) {
+	link := e.conn.Link(ctx, e.cfg.StateDir, workflowID, runID)
+	if link == "" {
+		return
+	}
+	fmt.Fprintf(e.stderr, "Web UI: %s\n", link)
+	if e.conn.HasSearchAttributes(ctx) {
+		q := fmt.Sprintf("%s=%q", workflows.SearchAttributeSessionID, e.cfg.Session)
+		fmt.Fprintf(e.stderr, "  this session's workflows: %s\n", tpworker.ListLink(e.conn.UIAddress(e.cfg.StateDir), e.conn.Namespace, q))
+	}
+}
