@@ -100,13 +100,14 @@ func TestBackgroundShellNotifiesWhenItEnds(t *testing.T) {
 
 // waitPhase polls the session's state query until it is in phase: no event tells
 // a test that the session has settled.
-func (h *agentHarness) waitPhase(id, phase string) {
+func (h *agentHarness) waitPhase(id, phase string) workflows.SessionState {
 	h.t.Helper()
+	var st workflows.SessionState
 	poll(h.t, "phase "+phase, func() bool {
 		v, err := h.c.QueryWorkflow(testenv.Context(h.t), id, "", workflows.SessionStateQuery)
-		var st workflows.SessionState
 		return err == nil && v.Get(&st) == nil && st.Phase == phase
 	})
+	return st
 }
 
 // pidOf reads the pid a command wrote.
@@ -210,7 +211,10 @@ func TestBackgroundShellLostWithItsWorker(t *testing.T) {
 	)
 	w1 := h.startWorker()
 	run := h.start(workflows.SessionInput{Prompt: "start it", Workdir: work, Options: fastOptions()})
-	h.waitPhase(run.GetID(), "background")
+	st := h.waitPhase(run.GetID(), "background")
+	if len(st.BackgroundTasks) != 1 || st.BackgroundTasks[0].ID != id || st.BackgroundTasks[0].Status != "running" {
+		t.Errorf("state's background tasks %+v, want %s running", st.BackgroundTasks, id)
+	}
 	pid := pidOf(t, filepath.Join(work, "pid1"))
 	w1.Stop()
 	poll(t, "the command to die with its worker", func() bool { return gone(pid) })
