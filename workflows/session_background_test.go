@@ -327,3 +327,34 @@ func TestBackgroundShellNeedsASession(t *testing.T) {
 		t.Errorf("s2: %+v", r)
 	}
 }
+
+// A background command that runs past its timeout is killed, its file says so, and
+// the model is told it was stopped (status killed).
+func TestBackgroundShellTimeout(t *testing.T) {
+	work := t.TempDir()
+	h := newIdleAgentHarness(t)
+	id, out := h.taskOutput("s1", "bg1")
+	h.fake.Add(
+		fakeanthropic.Response{Content: []conversation.Block{use("bg1", "Bash", map[string]any{
+			"command": "echo $$ > pid; echo begun; exec sleep 300", "description": "too long", "timeout": 1000, "run_in_background": true})}},
+		fakeanthropic.Response{Content: []conversation.Block{text("Waiting.")}},
+		fakeanthropic.Response{When: "<task-notification>", Content: []conversation.Block{text("It timed out.")}},
+	)
+	h.startWorker()
+	res := h.result(h.start(workflows.SessionInput{Prompt: "start it", Workdir: work, Options: fastOptions()}))
+	if res.Text != "It timed out." {
+		t.Fatalf("result %+v", res)
+	}
+	reqs := h.fake.Requests()
+	note := tool.TaskNotification{TaskID: id, ToolUseID: "bg1", OutputFile: out, Status: "killed",
+		Summary: `Background command "too long" was stopped: it ran past its timeout`}.Message()
+	if got := lastUserText(reqs[len(reqs)-1]); got != note {
+		t.Fatalf("last request's user message:\n%s\nwant\n%s", got, note)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "begun\n\n[stopped after its timeout of 1s]" {
+		t.Fatalf("output file %q", b)
+	}
+	if pid := pidOf(t, filepath.Join(work, "pid")); !gone(pid) {
+		t.Fatalf("the timed-out command %d still runs", pid)
+	}
+}
