@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/budget"
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/modelinfo"
 	"github.com/toolpipe/toolpipe/tool"
 )
@@ -301,4 +302,7 @@ type SessionState struct {
 	ContextWindow int `json:"context_window,omitempty"`
 	// Compactions counts the times the conversation was replaced by a summary.
 	Compactions int `json:"compactions,omitempty"`
+	// BackgroundTasks are this run's background shells, running or ended, in the
+	// order they started (session_background.go).
+	BackgroundTasks []hooks.BackgroundTask `json:"background_tasks,omitempty"`
 }

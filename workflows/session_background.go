@@ -191,6 +191,16 @@ func (s *session) backgroundRunning() bool {
 	return false
 }
 
+// taskList lists every task of the run with its status, for the state query.
+func (s *session) taskList() []hooks.BackgroundTask {
+	var out []hooks.BackgroundTask
+	for _, id := range s.bg.order {
+		t := s.bg.byID[id]
+		out = append(out, hooks.BackgroundTask{ID: t.ID, Type: "shell", Status: t.Status, Description: t.Description, Command: t.Command})
+	}
+	return out
+}
+
 // runningTasks lists the running tasks as Stop hooks get them (background_tasks).
 func (s *session) runningTasks() *[]hooks.BackgroundTask {
 	out := []hooks.BackgroundTask{}

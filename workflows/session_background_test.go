@@ -100,13 +100,14 @@ func TestBackgroundShellNotifiesWhenItEnds(t *testing.T) {
 
 // waitPhase polls the session's state query until it is in phase: no event tells
 // a test that the session has settled.
-func (h *agentHarness) waitPhase(id, phase string) {
+func (h *agentHarness) waitPhase(id, phase string) workflows.SessionState {
 	h.t.Helper()
+	var st workflows.SessionState
 	poll(h.t, "phase "+phase, func() bool {
 		v, err := h.c.QueryWorkflow(testenv.Context(h.t), id, "", workflows.SessionStateQuery)
-		var st workflows.SessionState
 		return err == nil && v.Get(&st) == nil && st.Phase == phase
 	})
+	return st
 }
 
 // pidOf reads the pid a command wrote.
@@ -210,7 +211,10 @@ func TestBackgroundShellLostWithItsWorker(t *testing.T) {
 	)
 	w1 := h.startWorker()
 	run := h.start(workflows.SessionInput{Prompt: "start it", Workdir: work, Options: fastOptions()})
-	h.waitPhase(run.GetID(), "background")
+	st := h.waitPhase(run.GetID(), "background")
+	if len(st.BackgroundTasks) != 1 || st.BackgroundTasks[0].ID != id || st.BackgroundTasks[0].Status != "running" {
+		t.Errorf("state's background tasks %+v, want %s running", st.BackgroundTasks, id)
+	}
 	pid := pidOf(t, filepath.Join(work, "pid1"))
 	w1.Stop()
 	poll(t, "the command to die with its worker", func() bool { return gone(pid) })
@@ -321,5 +325,36 @@ func TestBackgroundShellNeedsASession(t *testing.T) {
 	}
 	if r := byID(res.Results, "s2"); !r.IsError || r.Content != "<tool_use_error>Missing required parameter: task_id</tool_use_error>" {
 		t.Errorf("s2: %+v", r)
+	}
+}
+
+// A background command that runs past its timeout is killed, its file says so, and
+// the model is told it was stopped (status killed).
+func TestBackgroundShellTimeout(t *testing.T) {
+	work := t.TempDir()
+	h := newIdleAgentHarness(t)
+	id, out := h.taskOutput("s1", "bg1")
+	h.fake.Add(
+		fakeanthropic.Response{Content: []conversation.Block{use("bg1", "Bash", map[string]any{
+			"command": "echo $$ > pid; echo begun; exec sleep 300", "description": "too long", "timeout": 1000, "run_in_background": true})}},
+		fakeanthropic.Response{Content: []conversation.Block{text("Waiting.")}},
+		fakeanthropic.Response{When: "<task-notification>", Content: []conversation.Block{text("It timed out.")}},
+	)
+	h.startWorker()
+	res := h.result(h.start(workflows.SessionInput{Prompt: "start it", Workdir: work, Options: fastOptions()}))
+	if res.Text != "It timed out." {
+		t.Fatalf("result %+v", res)
+	}
+	reqs := h.fake.Requests()
+	note := tool.TaskNotification{TaskID: id, ToolUseID: "bg1", OutputFile: out, Status: "killed",
+		Summary: `Background command "too long" was stopped: it ran past its timeout`}.Message()
+	if got := lastUserText(reqs[len(reqs)-1]); got != note {
+		t.Fatalf("last request's user message:\n%s\nwant\n%s", got, note)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "begun\n\n[stopped after its timeout of 1s]" {
+		t.Fatalf("output file %q", b)
+	}
+	if pid := pidOf(t, filepath.Join(work, "pid")); !gone(pid) {
+		t.Fatalf("the timed-out command %d still runs", pid)
 	}
 }

@@ -59,6 +59,8 @@ func phaseWords(st SessionState) string {
 		return "done: " + st.StopReason
 	case "compacting":
 		return fmt.Sprintf("compacting the conversation (turn %d)", st.Turns+1)
+	case "background":
+		return "waiting for background tasks"
 	}
 	return "between turns"
 }
@@ -92,6 +94,9 @@ func RenderSessionDetails(d SessionDetails) string {
 	}
 	if st.Runs > 0 {
 		fmt.Fprintf(&b, "| runs | %d (continued as new) |\n", st.Runs+1)
+	}
+	for _, t := range st.BackgroundTasks {
+		fmt.Fprintf(&b, "| background task `%s` | %s · `%s` |\n", cell(t.ID), t.Status, cell(t.Command))
 	}
 	return b.String()
 }

@@ -89,6 +89,9 @@ func agentStatusCmd() *cobra.Command {
 				fmt.Fprintf(w, "last error\t%s\n", st.LastError)
 			}
 			fmt.Fprintf(w, "turns\t%d\n", st.Turns)
+			for _, t := range st.BackgroundTasks {
+				fmt.Fprintf(w, "background task\t%s %s: %s\n", t.ID, t.Status, t.Command)
+			}
 			fmt.Fprintf(w, "conversation\t%d messages, %d bytes (runs: %d)\n", st.Messages, st.Bytes, st.Runs+1)
 			fmt.Fprintf(w, "budget\t%d results judged, %d replaced\n", st.Seen, st.Replaced)
 			fmt.Fprintf(w, "tokens\t%s\n", workflows.UsageWords(st.Usage))
