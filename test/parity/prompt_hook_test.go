@@ -11,8 +11,8 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/activities"
-	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/settings"
 	"github.com/toolpipe/toolpipe/tool"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -78,11 +78,11 @@ func TestParityPromptHook(t *testing.T) {
 
 	tpRoot, state := t.TempDir(), t.TempDir()
 	promptHookCase.setup(t, tpRoot)
-	loaded, err := hooks.Load(hooks.LoadOptions{File: promptHookSettings(t, t.TempDir()), ProjectDir: tpRoot})
+	loaded, err := settings.Load(settings.LoadOptions{File: promptHookSettings(t, t.TempDir()), ProjectDir: tpRoot})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pol, err := loaded.Policy(hooks.PolicyOptions{WorkDir: tpRoot})
+	pol, err := loaded.Policy(settings.PolicyOptions{WorkDir: tpRoot})
 	if err != nil {
 		t.Fatal(err)
 	}
