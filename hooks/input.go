@@ -3,6 +3,8 @@ package hooks
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/toolpipe/toolpipe/tool"
 )
 
 // Input is the JSON a hook command reads on stdin, with Claude Code's field names:
@@ -107,9 +109,9 @@ func (in Input) Encode() (string, error) {
 func ToolResponse(toolName string, input json.RawMessage, content string) json.RawMessage {
 	var resp any
 	switch toolName {
-	case "Bash":
+	case tool.BashName:
 		resp = BashResponse{Stdout: trimFinalNewline(content), Stderr: ""}
-	case "Write", "Edit":
+	case tool.WriteName, tool.EditName:
 		var in struct {
 			FilePath string `json:"file_path"`
 		}
