@@ -26,7 +26,7 @@ const ErrBadMCPConfig = "BadMCPConfig"
 // MCPServers is what the MCP activities need of the worker's MCP client sessions
 // (mcptools.Manager).
 type MCPServers interface {
-	ListTools(ctx context.Context, workdir string) ([]tool.MCPSpec, []mcptools.Failure, error)
+	ListTools(ctx context.Context, workdir string) ([]tool.MCPSpec, []tool.MCPFailure, error)
 	Call(ctx context.Context, workdir, name string, input json.RawMessage) (tool.Output, error)
 	Close() error
 }
@@ -40,13 +40,13 @@ type ListMCPToolsRequest struct {
 // TurnInput.MCPTools and, through tool.APIToolsWithMCP, to the model), and the
 // servers that could not be reached.
 type ListMCPToolsResult struct {
-	Tools    []tool.MCPSpec     `json:"tools,omitempty"`
-	Failures []mcptools.Failure `json:"failures,omitempty"`
+	Tools    []tool.MCPSpec    `json:"tools,omitempty"`
+	Failures []tool.MCPFailure `json:"failures,omitempty"`
 }
 
 // ListMCPTools connects to every configured server (once per worker; later listings
 // reuse the sessions) and lists their tools. A server that cannot be reached is a
-// Failure in the result, so one broken server does not hide the others' tools.
+// tool.MCPFailure in the result, so one broken server does not hide the others' tools.
 func (a *Activities) ListMCPTools(ctx context.Context, req ListMCPToolsRequest) (ListMCPToolsResult, error) {
 	stop := keepAlive(ctx, "", nil)
 	defer stop()

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/toolpipe/toolpipe/tool"
 )
 
 // Input is the JSON a hook command reads on stdin, with Claude Code's field names:
@@ -150,9 +152,9 @@ func withDefaults(toolName string, input json.RawMessage) json.RawMessage {
 func ToolResponse(toolName string, input json.RawMessage, content string) json.RawMessage {
 	var resp any
 	switch toolName {
-	case "Bash":
+	case tool.BashName:
 		resp = BashResponse{Stdout: trimFinalNewline(content), Stderr: ""}
-	case "Write", "Edit":
+	case tool.WriteName, tool.EditName:
 		var in struct {
 			FilePath string `json:"file_path"`
 		}

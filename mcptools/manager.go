@@ -25,12 +25,6 @@ const connectTimeout = 30 * time.Second
 // before it is sent SIGTERM (then SIGKILL), at Close or when its config changed.
 const terminateGrace = 2 * time.Second
 
-// Failure is a server that could not be listed.
-type Failure struct {
-	Server string `json:"server"`
-	Error  string `json:"error"`
-}
-
 // Manager keeps one MCP client session per (working directory, server), connected
 // on first use. A session whose server exits or whose transport fails is dropped, so
 // the next use connects again. It is safe for concurrent use.
@@ -92,9 +86,9 @@ func NewManager(opts ...Option) *Manager {
 var ErrClosed = errors.New("mcp: the manager is closed (the worker is shutting down)")
 
 // ListTools lists the tools of every server configured in workdir, sorted by name.
-// A server that cannot be reached is a Failure, not an error; err is for a missing or
+// A server that cannot be reached is a tool.MCPFailure, not an error; err is for a missing or
 // invalid .mcp.json.
-func (m *Manager) ListTools(ctx context.Context, workdir string) ([]tool.MCPSpec, []Failure, error) {
+func (m *Manager) ListTools(ctx context.Context, workdir string) ([]tool.MCPSpec, []tool.MCPFailure, error) {
 	cfg, found, err := Load(workdir, m.getenv)
 	if err != nil {
 		return nil, nil, err
@@ -111,10 +105,10 @@ func (m *Manager) ListTools(ctx context.Context, workdir string) ([]tool.MCPSpec
 	}
 	wg.Wait()
 	var all []tool.MCPSpec
-	var failures []Failure
+	var failures []tool.MCPFailure
 	for i, name := range names {
 		if errs[i] != nil {
-			failures = append(failures, Failure{Server: name, Error: toolenv.Redact(errs[i].Error(), cfg.Secrets(name))})
+			failures = append(failures, tool.MCPFailure{Server: name, Error: toolenv.Redact(errs[i].Error(), cfg.Secrets(name))})
 		}
 		all = append(all, specs[i]...)
 	}

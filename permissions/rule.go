@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/toolpipe/toolpipe/tool"
 )
 
 // ErrUnknownTool is wrapped by the error ParseRule returns for a rule that
@@ -13,16 +15,17 @@ import (
 // rejecting the whole file.
 var ErrUnknownTool = errors.New("permissions: unknown tool")
 
-// Tool names that rules may name, as in Claude Code.
+// Tool names that rules may name, as in Claude Code: package tool's names, here
+// under the names this package's callers already use.
 const (
-	ToolBash     = "Bash"
-	ToolRead     = "Read"
-	ToolEdit     = "Edit"
-	ToolWrite    = "Write"
-	ToolGlob     = "Glob"
-	ToolGrep     = "Grep"
-	ToolWebFetch = "WebFetch"
-	mcpPrefix    = "mcp__"
+	ToolBash     = tool.BashName
+	ToolRead     = tool.ReadName
+	ToolEdit     = tool.EditName
+	ToolWrite    = tool.WriteName
+	ToolGlob     = tool.GlobName
+	ToolGrep     = tool.GrepName
+	ToolWebFetch = tool.WebFetchName
+	mcpPrefix    = tool.MCPPrefix
 )
 
 // knownTools is a slice, not a map, so that error hints come out in a fixed

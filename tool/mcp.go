@@ -52,6 +52,14 @@ func ParseMCPName(name string) (server, tool string, ok bool) {
 	return server, tool, true
 }
 
+// MCPFailure is an MCP server that could not be listed: its name and why, with
+// secrets redacted. It travels in workflow payloads beside MCPSpec, so the
+// workflows tell the model about it without importing the MCP client (mcptools).
+type MCPFailure struct {
+	Server string `json:"server"`
+	Error  string `json:"error"`
+}
+
 // MCPSpec is an MCP tool as a server listed it, in a form that travels in workflow
 // payloads: the Turn builds its Definition from it in workflow code, and a Session
 // hands it to the model as an APITool.

@@ -8,7 +8,6 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/activities"
-	"github.com/toolpipe/toolpipe/mcptools"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -66,7 +65,7 @@ func listMCPTools(ctx workflow.Context, workdir string, heartbeat time.Duration)
 }
 
 // mcpFailureText tells the user which server could not be reached and why.
-func mcpFailureText(f mcptools.Failure) string {
+func mcpFailureText(f tool.MCPFailure) string {
 	return fmt.Sprintf("MCP server %s failed: %s", f.Server, f.Error)
 }
 

@@ -2,7 +2,6 @@ package workflows
 
 import (
 	"encoding/json"
-	"strings"
 
 	"go.temporal.io/sdk/workflow"
 
@@ -83,7 +82,7 @@ func (t *turn) afterCall(ctx workflow.Context, name string, input json.RawMessag
 		return r
 	}
 	t.notePhase(ctx, r.ToolUseID, name, post)
-	if len(post.UpdatedMCPToolOutput) > 0 && strings.HasPrefix(name, "mcp__") {
+	if len(post.UpdatedMCPToolOutput) > 0 && tool.IsMCPName(name) {
 		r.Content = mcpOutputText(post.UpdatedMCPToolOutput)
 	}
 	r.Content = hooks.WithFeedback(r.Content, event, name, post.Feedback)

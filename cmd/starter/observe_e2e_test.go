@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,13 +22,115 @@ import (
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
-// slowMessage has a command that prints for about two seconds (long enough for the
-// progress display to see it run and read its output), a quick Glob and a failing
-// command that must wait for the first one.
-const slowMessage = `{"role":"assistant","content":[
-{"type":"tool_use","id":"toolu_a","name":"Bash","input":{"command":"for i in 1 2 3 4 5 6 7 8; do echo step $i; sleep 0.3; done"}},
+// gatedMessage has a command that prints a line and then waits on the FIFO gate
+// (in the working directory, where newGate makes it) until the test has seen the progress display show it running (and, on a
+// terminal, its output), a quick Glob, and a failing command that must wait for the
+// first one. The gate makes the test follow events, not the display's poll timing.
+const gatedMessage = `{"role":"assistant","content":[
+{"type":"tool_use","id":"toolu_a","name":"Bash","input":{"command":"echo step 1; read _ <gate; echo step 2"}},
 {"type":"tool_use","id":"toolu_b","name":"Glob","input":{"pattern":"*.go"}},
 {"type":"tool_use","id":"toolu_c","name":"Bash","input":{"command":"mkdir -p made; false"}}]}`
+
+// gate is a FIFO the gated command reads: open releases it.
+type gate struct{ path string }
+
+func newGate(t *testing.T, dir string) gate {
+	t.Helper()
+	path := filepath.Join(dir, "gate")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return gate{path}
+}
+
+// openWhenSeen releases the gate once w has seen every one of want, from a
+// goroutine (opening a FIFO blocks until its reader opens it). The returned
+// function, called after the command ended, unblocks that goroutine should the
+// command have ended without reading the gate, and says whether all was seen.
+func (g gate) openWhenSeen(w *watchWriter, want ...string) (finish func() bool) {
+	seen := make(chan bool, 1)
+	opened := make(chan struct{})
+	go func() {
+		defer close(opened)
+		ok := w.await(2*time.Minute, want...)
+		seen <- ok
+		if f, err := os.OpenFile(g.path, os.O_WRONLY, 0); err == nil {
+			f.WriteString("go\n")
+			f.Close()
+		}
+	}()
+	return func() bool {
+		w.stop()
+		select {
+		case <-opened:
+		default:
+			// Nobody reads the gate: open it for reading so that the writer's open returns.
+			if r, err := os.OpenFile(g.path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+				<-opened
+				r.Close()
+			}
+		}
+		return <-seen
+	}
+}
+
+// watchWriter keeps what a command writes and lets a test wait until a text
+// appears in it.
+type watchWriter struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	changed chan struct{} // closed and replaced on every write
+	done    bool
+}
+
+func newWatchWriter() *watchWriter { return &watchWriter{changed: make(chan struct{})} }
+
+func (w *watchWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	close(w.changed)
+	w.changed = make(chan struct{})
+	return len(p), nil
+}
+
+// stop wakes an await that waits for text that will never come.
+func (w *watchWriter) stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.done = true
+	close(w.changed)
+	w.changed = make(chan struct{})
+}
+
+func (w *watchWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// await waits until every one of want has been written, the writer stopped, or the
+// deadline passed; it reports whether all were seen.
+func (w *watchWriter) await(deadline time.Duration, want ...string) bool {
+	timeout := time.After(deadline)
+	for {
+		w.mu.Lock()
+		all := true
+		for _, s := range want {
+			all = all && strings.Contains(w.buf.String(), s)
+		}
+		changed, done := w.changed, w.done
+		w.mu.Unlock()
+		if all || done {
+			return all
+		}
+		select {
+		case <-changed:
+		case <-timeout:
+			return false
+		}
+	}
+}
 
 func writeMessage(t *testing.T, msg string) string {
 	t.Helper()
@@ -43,10 +147,18 @@ func writeMessage(t *testing.T, msg string) string {
 // and the search attributes.
 func TestRunProgressAndUIMetadata(t *testing.T) {
 	state, work := t.TempDir(), t.TempDir()
-	cmd := starter(t, state, "run", "--workdir", work, writeMessage(t, slowMessage))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	g := newGate(t, work)
+	cmd := starter(t, state, "run", "--workdir", work, writeMessage(t, gatedMessage))
+	var stdout bytes.Buffer
+	stderr := newWatchWriter()
+	cmd.Stdout, cmd.Stderr = &stdout, stderr
+	running := "  toolu_a Bash(echo step 1; read _ <gate; echo step 2): executing"
+	finish := g.openWhenSeen(stderr, running)
+	err := cmd.Run()
+	if !finish() {
+		t.Errorf("the gated command was never shown executing:\n%s", stderr.String())
+	}
+	if err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
 	if m := decode(t, stdout.Bytes()); len(m.Content) != 3 {
@@ -54,8 +166,8 @@ func TestRunProgressAndUIMetadata(t *testing.T) {
 	}
 	errOut := stderr.String()
 	for _, want := range []string{
-		"  toolu_a Bash(for i in 1 2 3 4 5 6 7 8; do echo step $…): executing",
-		"  toolu_a Bash(for i in 1 2 3 4 5 6 7 8; do echo step $…): done ",
+		running,
+		"  toolu_a Bash(echo step 1; read _ <gate; echo step 2): done ",
 		"  toolu_b Glob(*.go): done",
 		"  toolu_c Bash(mkdir -p made; false): error",
 		": Exit code 1\n",
@@ -130,7 +242,7 @@ func TestRunProgressAndUIMetadata(t *testing.T) {
 			summaries = append(summaries, s)
 		}
 	}
-	want := "Bash: `for i in 1 2 3 4 5 6 7 8; do echo step $i; sleep 0.3; done`|Glob: `*.go`|Bash: `mkdir -p made; false`"
+	want := "Bash: `echo step 1; read _ <gate; echo step 2`|Glob: `*.go`|Bash: `mkdir -p made; false`"
 	if strings.Join(summaries, "|") != want {
 		t.Errorf("activity summaries %q, want %q", summaries, want)
 	}
@@ -144,20 +256,28 @@ func TestRunProgressOnTerminal(t *testing.T) {
 		t.Skip("needs script(1) from util-linux for a pseudo-terminal")
 	}
 	state, work := t.TempDir(), t.TempDir()
-	run := starter(t, state, "run", "--workdir", work, writeMessage(t, slowMessage))
+	g := newGate(t, work)
+	run := starter(t, state, "run", "--workdir", work, writeMessage(t, gatedMessage))
 	quoted := make([]string, len(run.Args))
 	for i, a := range run.Args {
 		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
 	cmd := exec.Command(script, "-qfec", strings.Join(quoted, " "), "/dev/null")
 	cmd.Env = append(run.Env, "TERM=xterm")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
+	out := newWatchWriter()
+	cmd.Stdout, cmd.Stderr = out, out
+	// Released only once a frame was redrawn in place and shows the running
+	// command's output line: the result, which also holds it, is printed after.
+	finish := g.openWhenSeen(out, "\x1b[3A\r\x1b[2K", "▸ executing", "step 1")
+	err = cmd.Run()
+	if !finish() {
+		t.Errorf("no redrawn frame showed the running command's output:\n%q", out.String())
+	}
+	if err != nil {
 		t.Fatalf("run on a terminal: %v\n%q", err, out.String())
 	}
 	got := out.String()
-	for _, want := range []string{"\x1b[3A\r\x1b[2K", "▸ executing", "step ", "✓ done", "✗ error", `"tool_use_id":"toolu_c"`} {
+	for _, want := range []string{"✓ done", "✗ error", `"tool_use_id":"toolu_c"`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("terminal output lacks %q:\n%q", want, got)
 		}

@@ -10,6 +10,8 @@ import (
 	"github.com/fsnotify/fsnotify"
 	"github.com/spf13/cast"
 	"github.com/spf13/viper"
+
+	"github.com/toolpipe/toolpipe/tool"
 )
 
 // Thresholds are the operator's per-tool persistence thresholds (DESIGN §4.1), in
@@ -68,7 +70,7 @@ func readThresholds(v *viper.Viper) (map[string]int, error) {
 	var bad []string
 	for key, raw := range v.GetStringMap(KeyThresholds) {
 		name, ok := toolName(key)
-		if !ok && !strings.HasPrefix(key, "mcp__") {
+		if !ok && !tool.IsMCPName(key) {
 			bad = append(bad, fmt.Sprintf("%s: no such tool", key))
 			continue
 		}
