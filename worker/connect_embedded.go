@@ -71,4 +71,3 @@ func connectEmbedded(ctx context.Context, o ConnectOptions) (*Conn, error) {
 	return &Conn{Client: c, Server: srv, Embedded: true, Address: srv.FrontendAddress(), Namespace: srv.Namespace(),
 		keeper: newKeeper(srv.FrontendAddress(), srv, cfg)}, nil
 }
-
