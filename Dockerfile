@@ -6,8 +6,8 @@
 
 # --- build ------------------------------------------------------------------
 FROM golang:1.26-bookworm AS build
-# The Temporal server packages linked into the binaries (the embedded dev server)
-# need this Go; the image's own Go fetches it through the module proxy, as the
+# The Temporal server packages linked into the starter (the embedded dev server;
+# the worker is built without them, -tags toolpipe_noserver) need this Go; the image's own Go fetches it through the module proxy, as the
 # README's test command does.
 ENV GOTOOLCHAIN=go1.27.3 \
     CGO_ENABLED=0 \
@@ -20,7 +20,8 @@ RUN --mount=type=cache,target=/go/pkg/mod \
 COPY . .
 RUN --mount=type=cache,target=/go/pkg/mod \
     --mount=type=cache,target=/root/.cache/go-build \
-    go build -trimpath -ldflags=-s -o /out/ ./cmd/worker ./cmd/starter
+    go build -trimpath -ldflags="-s -w" -o /out/starter ./cmd/starter \
+    && go build -trimpath -ldflags="-s -w" -tags toolpipe_noserver -o /out/worker ./cmd/worker
 
 # --- runtime ----------------------------------------------------------------
 FROM debian:bookworm-slim
@@ -45,6 +46,7 @@ WORKDIR /workspace
 ENV TOOLPIPE_STATE_DIR=/var/lib/toolpipe
 VOLUME ["/var/lib/toolpipe"]
 # TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, or a profile) say where the cluster is.
-# The worker stops gracefully on SIGTERM: running tools get their cancellation.
+# The worker stops gracefully on SIGTERM: running tools get 10 s to finish, then
+# are cancelled and reported to their turns as ended by the shutdown.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["worker"]

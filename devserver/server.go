@@ -45,6 +45,13 @@ type Config struct {
 	// last commits on a power cut or kernel crash, and is about four times faster
 	// (BENCHMARKS.md).
 	SQLiteSynchronous string
+	// SQLitePragmas are further SQLite pragmas (cache_size, mmap_size, temp_store,
+	// ...) for benchmarks; the defaults are measured in BENCHMARKS.md. They may not
+	// override journal_mode or synchronous, which durability rests on.
+	SQLitePragmas map[string]string
+	// SQLiteMaxConns is how many connections the server opens to the file; 0 means
+	// one (the plugin's default). WAL lets readers run beside the one writer.
+	SQLiteMaxConns int
 	// MetricsHandler, when set, receives the server's metrics (persistence
 	// latencies, history task queue latencies, matching's sync matches...):
 	// for benchmarks and diagnosis. Default none.
@@ -113,6 +120,10 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	}
 
 	sqlCfg := sqlConfig(filepath.Join(cfg.StateDir, dbFileName), cfg.SQLiteSynchronous)
+	for k, v := range cfg.SQLitePragmas {
+		sqlCfg.ConnectAttributes[k] = v
+	}
+	sqlCfg.MaxConns = cfg.SQLiteMaxConns
 	if _, err := ensureSchema(sqlCfg); err != nil {
 		return nil, err
 	}
@@ -166,6 +177,14 @@ func (c Config) normalize() (Config, error) {
 	case "full", "normal":
 	default:
 		return c, fmt.Errorf("devserver: SQLiteSynchronous %q must be \"full\" or \"normal\"", c.SQLiteSynchronous)
+	}
+	for k := range c.SQLitePragmas {
+		if k == "journal_mode" || k == "synchronous" || k == "mode" {
+			return c, fmt.Errorf("devserver: SQLitePragmas may not set %q (durability depends on it; use SQLiteSynchronous)", k)
+		}
+	}
+	if c.SQLiteMaxConns < 0 {
+		return c, fmt.Errorf("devserver: SQLiteMaxConns %d is negative", c.SQLiteMaxConns)
 	}
 	if c.Namespace == "" {
 		c.Namespace = "default"

@@ -43,8 +43,9 @@ type SweepReport struct {
 	Bytes    int64
 }
 
-// reserved are the state directory's entries that are not sessions.
-var reserved = map[string]bool{"payloads": true, "queues": true}
+// reserved are the state directory's entries that are not sessions (workers/ holds
+// the live workers' locks and running records: worker/lost.go).
+var reserved = map[string]bool{"payloads": true, "queues": true, "workers": true}
 
 // Sweep removes from stateDir what no workflow in history can reference.
 func Sweep(stateDir string, p SweepPolicy) (SweepReport, error) {

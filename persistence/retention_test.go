@@ -35,6 +35,7 @@ func TestSweepFollowsRetention(t *testing.T) {
 	oldPayload := file("payloads/aaaa", old)
 	usedPayload := file("payloads/bbbb", now.Add(-30*time.Hour))
 	file("queues/x.lock", old)
+	file("workers/1-abc/owner.json", old)
 
 	p := SweepPolicy{Now: now, Retention: 24 * time.Hour, LiveSessions: map[string]bool{"live": true},
 		OldestStart: now.Add(-48 * time.Hour)}
@@ -59,7 +60,7 @@ func TestSweepFollowsRetention(t *testing.T) {
 			t.Errorf("%s is still there", p)
 		}
 	}
-	for _, p := range []string{live, recent, usedPayload, filepath.Join(state, "queues", "x.lock")} {
+	for _, p := range []string{live, recent, usedPayload, filepath.Join(state, "queues", "x.lock"), filepath.Join(state, "workers", "1-abc", "owner.json")} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("%s was removed: %v", p, err)
 		}

@@ -5,7 +5,8 @@
 # included, is pure Go), so they run on any Linux of the same architecture.
 # Panics still print full stack traces with function names and lines: Go keeps
 # its own tables for that. What is lost is debugging with dlv/gdb and `go tool
-# nm`; build without this script for that. Sizes: BENCHMARKS.md, "Binary size".
+# nm`; build without this script for that. The worker leaves the embedded server
+# out (-tags toolpipe_noserver). Sizes: BENCHMARKS.md, "Binary size".
 #   scripts/build-release.sh [DIR]
 #   GOOS=darwin GOARCH=arm64 scripts/build-release.sh dist/darwin-arm64
 set -euo pipefail
@@ -13,7 +14,8 @@ cd "$(dirname "$0")/.."
 export GOTOOLCHAIN="${GOTOOLCHAIN:-go1.27.3}" GOFLAGS="${GOFLAGS:--buildvcs=false}" CGO_ENABLED=0
 out="${1:-dist}"
 mkdir -p "$out"
-for cmd in starter worker; do
-  go build -trimpath -ldflags="-s -w" -o "$out/$cmd" "./cmd/$cmd"
-done
+go build -trimpath -ldflags="-s -w" -o "$out/starter" ./cmd/starter
+# The worker only ever connects to a cluster: built without the embedded Temporal
+# server and its Web UI (worker --dev then says to use `starter dev`).
+go build -trimpath -ldflags="-s -w" -tags toolpipe_noserver -o "$out/worker" ./cmd/worker
 ls -l "$out/starter" "$out/worker"

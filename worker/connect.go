@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
-	"time"
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/contrib/envconfig"
 	"go.temporal.io/sdk/converter"
 
-	"github.com/toolpipe/toolpipe/devserver"
 	"github.com/toolpipe/toolpipe/persistence"
 )
 
@@ -21,7 +19,7 @@ type Conn struct {
 	Client client.Client
 	// Server is the embedded server this process started; nil in cluster mode or
 	// when another process's embedded server is used.
-	Server *devserver.Server
+	Server EmbeddedServer
 	// Embedded is true when the server is an embedded one (ours or another
 	// process's on the same state directory).
 	Embedded bool
@@ -31,6 +29,21 @@ type Conn struct {
 	Namespace string
 	// keeper restarts the embedded server when its process exits (keeper.go).
 	keeper *keeper
+}
+
+// ErrNoEmbeddedServer is returned by Connect for the embedded server in a build
+// without it (-tags toolpipe_noserver, the release worker).
+var ErrNoEmbeddedServer = errors.New("this binary was built without the embedded Temporal server (-tags toolpipe_noserver): " +
+	"set TEMPORAL_ADDRESS (or a temporal.toml profile) to reach a cluster, or use `starter dev`, or build cmd/worker without the tag")
+
+// EmbeddedServer is what a client sees of the embedded server it started (a
+// *devserver.Server). An interface, so that a build without the server
+// (connect_noserver.go) does not link it.
+type EmbeddedServer interface {
+	FrontendAddress() string
+	UIAddress() string
+	Namespace() string
+	Stop() error
 }
 
 // ConnectOptions say how to reach Temporal.
@@ -90,57 +103,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 			return &Conn{Client: c, Address: opts.HostPort, Namespace: ns}, nil
 		}
 	}
-	// The embedded server's records, and the SDK's (poll errors while the server
-	// restarts), go to <state>/server.log, never to the terminal.
-	level := slog.LevelWarn
-	if o.Logger != nil && o.Logger.Enabled(ctx, slog.LevelDebug) {
-		level = slog.LevelDebug
-	} else if o.Logger != nil && o.Logger.Enabled(ctx, slog.LevelInfo) {
-		level = slog.LevelInfo
-	}
-	o.Logger = serverLog(o.StateDir, level)
-	cfg := devserver.Config{StateDir: o.StateDir, FrontendPort: o.Port, UI: o.UI, UIPort: o.UIPort, Logger: o.Logger, LogLevel: level}
-	var srv *devserver.Server
-	var err error
-	waitUntil := time.Now().Add(serverStartWait)
-	for {
-		if info, ok := devserver.Running(o.StateDir); ok {
-			c, err := dial(ctx, info.FrontendAddress, info.Namespace, o)
-			if err != nil {
-				return nil, err
-			}
-			return &Conn{Client: c, Embedded: true, Address: info.FrontendAddress, Namespace: info.Namespace,
-				keeper: newKeeper(info.FrontendAddress, nil, cfg)}, nil
-		}
-		srv, err = devserver.Start(ctx, cfg)
-		if err != nil && o.UI && !errors.Is(err, devserver.ErrStateDirInUse) {
-			// The UI's port may be taken (another toolpipe, another Temporal): the turn
-			// matters more than the UI, so run without it rather than fail.
-			o.Logger.Warn("starting the embedded server without the Web UI", "error", err)
-			cfg.UI = false
-			srv, err = devserver.Start(ctx, cfg)
-		}
-		// In use but not answering: another client is starting the server (the
-		// first one, or a keeper taking it over); wait for it to answer.
-		if !errors.Is(err, devserver.ErrStateDirInUse) || time.Now().After(waitUntil) {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("connect: embedded server: %w", ctx.Err())
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("connect: embedded server: %w", err)
-	}
-	c, err := dial(ctx, srv.FrontendAddress(), srv.Namespace(), o)
-	if err != nil {
-		srv.Stop()
-		return nil, err
-	}
-	return &Conn{Client: c, Server: srv, Embedded: true, Address: srv.FrontendAddress(), Namespace: srv.Namespace(),
-		keeper: newKeeper(srv.FrontendAddress(), srv, cfg)}, nil
+	return connectEmbedded(ctx, o)
 }
 
 func dial(ctx context.Context, addr, ns string, o ConnectOptions) (client.Client, error) {
@@ -161,10 +124,6 @@ func dial(ctx context.Context, addr, ns string, o ConnectOptions) (client.Client
 	}
 	return c, nil
 }
-
-// serverStartWait bounds how long Connect waits for a server another client of the
-// state directory is starting (seconds usually; a loaded machine takes longer).
-const serverStartWait = 2 * time.Minute
 
 // Close closes the client and stops the embedded server this process started.
 func (c *Conn) Close() {

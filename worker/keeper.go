@@ -1,3 +1,5 @@
+//go:build !toolpipe_noserver
+
 package worker
 
 import (

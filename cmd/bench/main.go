@@ -53,7 +53,15 @@ func main() {
 	only := flag.String("only", "", "comma-separated scenarios to run (breakdown, overhead, streaming, throughput, cost, recovery, memory); default all")
 	verbose := flag.Bool("v", false, "print every server timer the breakdown recorded")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole process (server, worker, client) during the breakdown to this file")
+	pragmas := flag.String("sqlite-pragmas", "", "further SQLite pragmas for the embedded server, as k=v,k=v (cache_size=-65536,mmap_size=268435456,temp_store=memory)")
+	conns := flag.Int("sqlite-conns", 0, "connections the embedded server opens to SQLite (0: one)")
 	flag.Parse()
+	extra, err := parsePragmas(*pragmas)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench: -sqlite-pragmas:", err)
+		os.Exit(2)
+	}
+	sqliteExtra = sqliteSettings{pragmas: extra, conns: *conns}
 	if err := run(*out, *runs, *sync, *only, *verbose, *cpuProfile); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -71,6 +79,7 @@ func run(out string, runs int, sync, only string, verbose bool, cpuProfile strin
 	os.MkdirAll(b.work, 0o755)
 	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	b.srv, err = devserver.Start(ctx, devserver.Config{StateDir: b.state, Logger: quiet, SQLiteSynchronous: sync,
+		SQLitePragmas: sqliteExtra.pragmas, SQLiteMaxConns: sqliteExtra.conns,
 		MetricsHandler: b.timers.handler()})
 	if err != nil {
 		return err
@@ -117,6 +126,30 @@ func run(out string, runs int, sync, only string, verbose bool, cpuProfile strin
 	}
 	printTable(os.Stdout, b.results)
 	return writeReport(out, b.results, time.Since(start), sync)
+}
+
+// sqliteSettings are the -sqlite-pragmas and -sqlite-conns flags.
+type sqliteSettings struct {
+	pragmas map[string]string
+	conns   int
+}
+
+var sqliteExtra sqliteSettings
+
+// parsePragmas reads k=v,k=v.
+func parsePragmas(s string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range strings.Split(s, ",") {
+		if kv = strings.TrimSpace(kv); kv == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" || v == "" {
+			return nil, fmt.Errorf("%q is not key=value", kv)
+		}
+		out[k] = v
+	}
+	return out, nil
 }
 
 // selected returns the scenarios named in only (all of them when it is empty), in

@@ -57,6 +57,9 @@ func main() {
 			conn, err := tpworker.Connect(ctx, tpworker.ConnectOptions{
 				StateDir: cfg.StateDir, Port: cfg.Port, UI: cfg.UI, UIPort: cfg.UIPort, Logger: log, Mode: mode, Telemetry: tel,
 			})
+			if errors.Is(err, tpworker.ErrNoEmbeddedServer) {
+				return badInput{fmt.Errorf("--dev: %w", err)}
+			}
 			if err != nil {
 				return err
 			}

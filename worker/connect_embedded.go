@@ -1,0 +1,73 @@
+//go:build !toolpipe_noserver
+
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/toolpipe/toolpipe/devserver"
+)
+
+// serverStartWait bounds how long Connect waits for a server another client of the
+// state directory is starting (seconds usually; a loaded machine takes longer).
+const serverStartWait = 2 * time.Minute
+
+// connectEmbedded uses the embedded server on the state directory: the one another
+// process already runs there, or a new one in this process.
+func connectEmbedded(ctx context.Context, o ConnectOptions) (*Conn, error) {
+	// The embedded server's records, and the SDK's (poll errors while the server
+	// restarts), go to <state>/server.log, never to the terminal.
+	level := slog.LevelWarn
+	if o.Logger != nil && o.Logger.Enabled(ctx, slog.LevelDebug) {
+		level = slog.LevelDebug
+	} else if o.Logger != nil && o.Logger.Enabled(ctx, slog.LevelInfo) {
+		level = slog.LevelInfo
+	}
+	o.Logger = serverLog(o.StateDir, level)
+	cfg := devserver.Config{StateDir: o.StateDir, FrontendPort: o.Port, UI: o.UI, UIPort: o.UIPort, Logger: o.Logger, LogLevel: level}
+	var srv *devserver.Server
+	var err error
+	waitUntil := time.Now().Add(serverStartWait)
+	for {
+		if info, ok := devserver.Running(o.StateDir); ok {
+			c, err := dial(ctx, info.FrontendAddress, info.Namespace, o)
+			if err != nil {
+				return nil, err
+			}
+			return &Conn{Client: c, Embedded: true, Address: info.FrontendAddress, Namespace: info.Namespace,
+				keeper: newKeeper(info.FrontendAddress, nil, cfg)}, nil
+		}
+		srv, err = devserver.Start(ctx, cfg)
+		if err != nil && o.UI && !errors.Is(err, devserver.ErrStateDirInUse) {
+			// The UI's port may be taken (another toolpipe, another Temporal): the turn
+			// matters more than the UI, so run without it rather than fail.
+			o.Logger.Warn("starting the embedded server without the Web UI", "error", err)
+			cfg.UI = false
+			srv, err = devserver.Start(ctx, cfg)
+		}
+		// In use but not answering: another client is starting the server (the
+		// first one, or a keeper taking it over); wait for it to answer.
+		if !errors.Is(err, devserver.ErrStateDirInUse) || time.Now().After(waitUntil) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("connect: embedded server: %w", ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("connect: embedded server: %w", err)
+	}
+	c, err := dial(ctx, srv.FrontendAddress(), srv.Namespace(), o)
+	if err != nil {
+		srv.Stop()
+		return nil, err
+	}
+	return &Conn{Client: c, Server: srv, Embedded: true, Address: srv.FrontendAddress(), Namespace: srv.Namespace(),
+		keeper: newKeeper(srv.FrontendAddress(), srv, cfg)}, nil
+}

@@ -1,0 +1,16 @@
+//go:build toolpipe_noserver
+
+package worker
+
+import "context"
+
+// This build (-tags toolpipe_noserver) leaves the embedded Temporal server and its
+// Web UI out: the release worker only ever connects to a cluster, and without them
+// it is about a third of the size (BENCHMARKS.md, "Binary size").
+
+func connectEmbedded(context.Context, ConnectOptions) (*Conn, error) { return nil, ErrNoEmbeddedServer }
+
+// keeper keeps the embedded server up (keeper.go); there is none in this build.
+type keeper struct{}
+
+func (*keeper) close() {}
