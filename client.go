@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
 	"github.com/toolpipe/toolpipe/tool"
@@ -42,14 +43,24 @@ func NewClient(c client.Client, taskQueue string) *Client {
 
 // StartTurn starts a Turn under workflow id id: the tool_use blocks of one assistant
 // message (in.Blocks, with in.CloseIntake when that is all of them; or streamed in
-// later with AddBlocks). A turn already running under id is attached to.
+// later with AddBlocks). A turn that ran or runs under id is attached to, never run
+// again: after a crash, the same call finds its results (pick ids that name the
+// message, as `starter run` does).
 func (c *Client) StartTurn(ctx context.Context, id string, in TurnInput) (*Turn, error) {
 	if id == "" {
 		return nil, errors.New("toolpipe: StartTurn needs a workflow id")
 	}
 	run, err := c.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: c.queue,
-		WorkflowExecutionErrorWhenAlreadyStarted: false}, workflows.TurnWorkflowName, in)
-	if err != nil {
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		StaticSummary:            workflows.TurnStaticSummary(in),
+		StaticDetails:            workflows.TurnStaticDetails(in),
+	}, workflows.TurnWorkflowName, in)
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	switch {
+	case errors.As(err, &started): // finished already: its result is kept
+		run = c.c.GetWorkflow(ctx, id, "")
+	case err != nil:
 		return nil, fmt.Errorf("toolpipe: start turn %s: %w", id, err)
 	}
 	return &Turn{c: c.c, ID: id, run: run}, nil
@@ -162,13 +173,18 @@ func SessionWorkflowID(sessionID string) string { return "session-" + sessionID 
 // StartSession starts an agent session: the model is called with in.Prompt and the
 // tools (the built-in ones, the registered custom ones, MCP ones), their calls run
 // as Turns, until the model stops calling tools. A session running already is
-// attached to.
+// attached to; one that ended is continued (its conversation is in the state
+// directory) with in.Prompt as the next user message.
 func (c *Client) StartSession(ctx context.Context, in SessionInput) (*Session, error) {
 	if in.SessionID == "" || in.Workdir == "" {
 		return nil, errors.New("toolpipe: StartSession needs SessionInput.SessionID and Workdir")
 	}
 	id := SessionWorkflowID(in.SessionID)
-	run, err := c.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: c.queue}, workflows.SessionWorkflowName, in)
+	run, err := c.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: c.queue,
+		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE, // continue an ended session
+		StaticSummary:         workflows.SessionStaticSummary(in),
+		StaticDetails:         workflows.SessionStaticDetails(in),
+	}, workflows.SessionWorkflowName, in)
 	if err != nil {
 		return nil, fmt.Errorf("toolpipe: start session %s: %w", in.SessionID, err)
 	}

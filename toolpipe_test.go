@@ -269,3 +269,29 @@ func TestCollectAfterTheTurnEnded(t *testing.T) {
 		t.Fatal("a cursor past the results was taken")
 	}
 }
+
+// TestStartTurnAgainAttaches: starting a finished turn's id again runs nothing and
+// returns its results (a program that crashed after starting it).
+func TestStartTurnAgainAttaches(t *testing.T) {
+	c, _ := ownWorker(t, toolpipe.Options{Tools: []*toolpipe.Tool{stamp}})
+	ctx := testenv.Context(t)
+	dir := t.TempDir()
+	in := toolpipe.TurnInput{SessionID: "s6", Workdir: dir, CloseIntake: true,
+		Blocks: []toolpipe.Block{{ID: "a1", Name: "Stamp", Input: raw(`{"text":"first"}`)}}}
+	for i := range 2 {
+		turn, err := c.StartTurn(ctx, "again-"+t.Name(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := turn.Result(ctx)
+		if err != nil || res.Results[0].Content != "stamped a1" {
+			t.Fatalf("start %d: %+v, %v", i, res, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "stamp.txt"), []byte("changed"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "stamp.txt")); string(b) != "changed" {
+		t.Fatalf("the second start ran the tool again: stamp is %q", b)
+	}
+}
