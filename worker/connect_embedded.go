@@ -71,3 +71,12 @@ func connectEmbedded(ctx context.Context, o ConnectOptions) (*Conn, error) {
 	return &Conn{Client: c, Server: srv, Embedded: true, Address: srv.FrontendAddress(), Namespace: srv.Namespace(),
 		keeper: newKeeper(srv.FrontendAddress(), srv, cfg)}, nil
 }
+
+// runningUIAddress is the UI of the embedded server another process runs on
+// stateDir, or "" when none runs there.
+func runningUIAddress(stateDir string) string {
+	if info, ok := devserver.Running(stateDir); ok {
+		return info.UIAddress
+	}
+	return ""
+}

@@ -14,3 +14,6 @@ func connectEmbedded(context.Context, ConnectOptions) (*Conn, error) { return ni
 type keeper struct{}
 
 func (*keeper) close() {}
+
+// runningUIAddress is "": a build without the embedded server never has one.
+func runningUIAddress(string) string { return "" }

@@ -3,8 +3,6 @@ package worker
 import (
 	"context"
 	"net/url"
-
-	"github.com/toolpipe/toolpipe/devserver"
 )
 
 // UIAddress is the base URL of the Web UI beside the embedded server this
@@ -17,10 +15,7 @@ func (c *Conn) UIAddress(stateDir string) string {
 	if c.Server != nil {
 		return c.Server.UIAddress()
 	}
-	if info, ok := devserver.Running(stateDir); ok {
-		return info.UIAddress
-	}
-	return ""
+	return runningUIAddress(stateDir) // connect_embedded.go
 }
 
 // WorkflowLink is the Web UI's page of one workflow run (the URL shape of the UI the
