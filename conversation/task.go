@@ -34,10 +34,22 @@ const taskSchema = `{
   "additionalProperties": false
 }`
 
+// taskDescription tells the model when a sub-agent pays off and what it gets back;
+// MaxDepth's default (workflows.SessionOptions) is stated as "two levels".
+const taskDescription = `Launches a sub-agent: a fresh agent with the same tools and working directory that works on a task on its own and returns only its final answer.
+
+- Use it for work that takes many steps or reads a lot of material you do not need to keep: broad searches across a large codebase, investigating a question, or an independent part of a larger change. Its intermediate tool calls never enter your context, only the answer does.
+- Do not use it for a single Read, Glob or Grep, or to look at a file you already know: call those tools directly, it is faster.
+- The sub-agent sees nothing of this conversation unless fork is true: write prompt as a complete brief (the goal, the files and facts it needs, what to return and in what form). Set fork to start it from this conversation instead.
+- Several Task calls in one message run in parallel; launch independent tasks together.
+- The result ends with an agent_id; pass it as resume to continue the same agent with a follow-up prompt.
+- Sub-agents can launch their own, up to two levels deep by default. subagent_type is accepted for compatibility; every sub-agent is the general-purpose one.
+- Its answer is not shown to the user: summarise what matters in your own reply.`
+
 // TaskTool describes Task to the model.
 var TaskTool = tool.APITool{
 	Name:        TaskName,
-	Description: "Launches a sub-agent that works on a task on its own and returns its final answer.",
+	Description: taskDescription,
 	InputSchema: json.RawMessage(taskSchema),
 }
 
