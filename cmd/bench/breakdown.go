@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -73,22 +72,7 @@ func (b *bench) breakdown() error {
 	shape := b.shapes()[1] // 10 non-safe edits in a row
 	var ws, wp, as, ar []time.Duration
 	var wActRPC, wWait, wRun, wWftRPC, wToTool []time.Duration
-	if b.cpuProfile != "" {
-		f, err := os.Create(b.cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
-	}
-	// What the process burns with nothing to do (the server's background loops),
-	// to subtract from the per-call figure.
-	idle0 := cpuTime()
-	time.Sleep(2 * time.Second)
-	idlePerSec := (cpuTime() - idle0) / 2
+	idlePerSec := idleBurn()
 	cpu0, wall0 := cpuTime(), time.Now()
 	for n := range b.runs {
 		id := fmt.Sprintf("breakdown-%d", n)
@@ -158,6 +142,14 @@ func (b *bench) history(id string) ([]*historypb.HistoryEvent, error) {
 		events = append(events, ev)
 	}
 	return events, nil
+}
+
+// idleBurn is the CPU time per second the process burns with nothing to do (the
+// server's background loops), to subtract from the per-call figures.
+func idleBurn() time.Duration {
+	idle0 := cpuTime()
+	time.Sleep(2 * time.Second)
+	return (cpuTime() - idle0) / 2
 }
 
 // cpuTime is the user and system CPU time this process has used so far.

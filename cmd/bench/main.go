@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -42,8 +43,6 @@ type bench struct {
 	trace    rpcTrace
 	timers   *serverTimers
 	verbose  bool
-	// cpuProfile is where the breakdown writes a CPU profile; "" for none.
-	cpuProfile string
 }
 
 func main() {
@@ -52,7 +51,7 @@ func main() {
 	sync := flag.String("sqlite-sync", "full", "the embedded server's SQLite synchronous mode: full or normal")
 	only := flag.String("only", "", "comma-separated scenarios to run (breakdown, overhead, streaming, throughput, cost, recovery, memory); default all")
 	verbose := flag.Bool("v", false, "print every server timer the breakdown recorded")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole process (server, worker, client) during the breakdown to this file")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole process (server, worker, client) while the selected scenarios run (-only picks them) to this file")
 	pragmas := flag.String("sqlite-pragmas", "", "further SQLite pragmas for the embedded server, as k=v,k=v (cache_size=-65536,mmap_size=268435456,temp_store=memory)")
 	conns := flag.Int("sqlite-conns", 0, "connections the embedded server opens to SQLite (0: one)")
 	flag.Parse()
@@ -75,7 +74,7 @@ func run(out string, runs int, sync, only string, verbose bool, cpuProfile strin
 		return err
 	}
 	defer os.RemoveAll(base)
-	b := &bench{ctx: ctx, state: filepath.Join(base, "state"), work: filepath.Join(base, "work"), queue: "bench", runs: runs, timers: newServerTimers(), verbose: verbose, cpuProfile: cpuProfile}
+	b := &bench{ctx: ctx, state: filepath.Join(base, "state"), work: filepath.Join(base, "work"), queue: "bench", runs: runs, timers: newServerTimers(), verbose: verbose}
 	os.MkdirAll(b.work, 0o755)
 	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	b.srv, err = devserver.Start(ctx, devserver.Config{StateDir: b.state, Logger: quiet, SQLiteSynchronous: sync,
@@ -118,14 +117,43 @@ func run(out string, runs int, sync, only string, verbose bool, cpuProfile strin
 	if err != nil {
 		return err
 	}
+	// The profile covers the scenarios only, not the server's start.
+	stop, err := startCPUProfile(cpuProfile)
+	if err != nil {
+		return err
+	}
 	start := time.Now()
 	for _, s := range scenarios {
 		if err := s(); err != nil {
+			stop()
 			return err
 		}
 	}
+	if err := stop(); err != nil {
+		return err
+	}
 	printTable(os.Stdout, b.results)
 	return writeReport(out, b.results, time.Since(start), sync)
+}
+
+// startCPUProfile starts writing a CPU profile to path ("" for none) and returns
+// the function that ends it and closes the file.
+func startCPUProfile(path string) (stop func() error, err error) {
+	if path == "" {
+		return func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("-cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("-cpuprofile: %w", err)
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		return f.Close()
+	}, nil
 }
 
 // sqliteSettings are the -sqlite-pragmas and -sqlite-conns flags.

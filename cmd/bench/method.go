@@ -16,7 +16,7 @@ of activities.
    starts; and by the server's timers (a metrics handler: persistence latencies,
    history task-queue latencies, matching's hand-over). The CPU time of the whole
    process per tool call comes from getrusage, less what the idle process burns;
-   ` + "`-cpuprofile`" + ` writes a pprof profile of the same runs, ` + "`-v`" + ` prints every timer.
+   ` + "`-cpuprofile`" + ` writes a pprof profile of whichever scenarios run, ` + "`-v`" + ` prints every timer.
 1. **Overhead.** Each turn shape runs N times durably (a Turn workflow, started
    with eager start, awaited through its result) and N times in-process,
    interleaved so machine load hits both alike. The ratio is of the medians. The
@@ -27,7 +27,8 @@ of activities.
    moment the tool's activity function starts (recorded inside the worker).
 3. **Throughput.** 50 turns of 10 Reads each, started at once against one worker;
    tool calls divided by the wall time until every turn has returned; the second of
-   two rounds is reported.
+   two rounds is reported, with the whole process's CPU time per call (getrusage,
+   idle burn subtracted) and the rate that CPU allows on this machine's cores.
 4. **Recovery.** A worker process (` + "`cmd/worker`" + `, against the same server) runs a
    turn whose Bash has side effects; it is killed with SIGKILL while the tool runs; a
    new worker process is started and the time from its start to the turn's result

@@ -6,11 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
 
 	"github.com/toolpipe/toolpipe/tool"
@@ -29,6 +31,7 @@ func (b *bench) cost() error {
 	}
 	iter := b.c.GetWorkflowHistory(b.ctx, "cost", "", false, 0)
 	events, size := 0, 0
+	var kinds []string
 	for iter.HasNext() {
 		ev, err := iter.Next()
 		if err != nil {
@@ -36,11 +39,39 @@ func (b *bench) cost() error {
 		}
 		events++
 		size += eventSize(ev)
+		kinds = append(kinds, eventKind(ev))
+	}
+	if b.verbose {
+		// Which events a turn costs, to tell a new one apart when the count moves.
+		for i, k := range kinds {
+			fmt.Fprintf(os.Stderr, "  cost turn event %d: %s\n", i+1, k)
+		}
 	}
 	per := float64(events) / 10
 	b.add(row{"5. cost", "history events / bytes per tool call (10 parallel Reads)",
 		fmt.Sprintf("%.1f events, %d bytes", per, size/10), target(true, "≤ 4 events", per <= 4)})
 	return nil
+}
+
+// eventKind names an event by its type and, for markers and search-attribute
+// upserts, what it records.
+func eventKind(ev *historypb.HistoryEvent) string {
+	k := ev.GetEventType().String()
+	if a := ev.GetMarkerRecordedEventAttributes(); a != nil {
+		k += " " + a.GetMarkerName()
+		if id, ok := a.GetDetails()["change-id"]; ok && len(id.GetPayloads()) > 0 {
+			k += " " + string(id.GetPayloads()[0].GetData())
+		}
+	}
+	if a := ev.GetUpsertWorkflowSearchAttributesEventAttributes(); a != nil {
+		var names []string
+		for n := range a.GetSearchAttributes().GetIndexedFields() {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		k += " " + strings.Join(names, ",")
+	}
+	return k
 }
 
 // workerBinary builds cmd/worker once, for the runs that need a worker to kill.
