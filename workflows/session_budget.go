@@ -20,6 +20,7 @@ import (
 // gives exactly what budgeting the whole conversation would, and the stored prefix
 // never changes a byte.
 func (s *session) appendPending(ctx workflow.Context) error {
+	queued := len(s.pendingUser)
 	var tail []conversation.Message
 	if len(s.pendingResults) > 0 {
 		tail = append(tail, conversation.ToolResults(s.pendingResults))
@@ -51,7 +52,8 @@ func (s *session) appendPending(ctx workflow.Context) error {
 	if len(s.pendingResults) > 0 {
 		s.lastResults = msgs[0].Size()
 	}
-	s.pendingResults, s.pendingUser, s.checkedUser = nil, nil, 0
+	// Messages queued during the append wait for the next call, their hooks not yet run.
+	s.pendingResults, s.pendingUser, s.checkedUser = nil, s.arrivedSince(ctx, queued), 0 // session_arrivals.go
 	s.toolNames = map[string]string{}
 	return nil
 }

@@ -83,7 +83,8 @@ func (s *session) afterCompact(ctx workflow.Context) error {
 	queued, checked, results := s.pendingUser, s.checkedUser, s.pendingResults
 	s.pendingUser, s.checkedUser, s.pendingResults = []conversation.Message{msg}, 1, nil
 	err := s.appendPending(ctx)
-	s.pendingUser, s.checkedUser, s.pendingResults = queued, checked, results
+	// What arrived during the append (kept by appendPending) queues after the rest.
+	s.pendingUser, s.checkedUser, s.pendingResults = append(queued, s.pendingUser...), checked, results
 	return err
 }
 
@@ -155,17 +156,26 @@ func (s *session) sessionEnd(ctx workflow.Context) {
 // tool results wait either, the session stops rather than call the model with
 // nothing new.
 func (s *session) userPromptHooks(ctx workflow.Context) {
+	// Messages that arrive while the hooks run are checked in the next round.
+	for s.userPromptRound(ctx) {
+	}
+}
+
+// userPromptRound checks the messages queued so far and reports whether more
+// arrived meanwhile.
+func (s *session) userPromptRound(ctx workflow.Context) (again bool) {
 	if s.checkedUser > len(s.pendingUser) {
 		s.checkedUser = 0 // the queue was sent meanwhile
 	}
 	if s.checkedUser == len(s.pendingUser) {
-		return
+		return false
 	}
 	cmds := s.sessionHooks(hooks.UserPromptSubmit, "")
 	if len(cmds) == 0 {
 		s.checkedUser = len(s.pendingUser)
-		return
+		return false
 	}
+	queued := len(s.pendingUser)
 	kept := s.pendingUser[:s.checkedUser:s.checkedUser]
 	var blocked []string
 	for _, m := range s.pendingUser[s.checkedUser:] {
@@ -196,10 +206,12 @@ func (s *session) userPromptHooks(ctx workflow.Context) {
 		}
 		kept = append(kept, m)
 	}
-	s.pendingUser, s.checkedUser = kept, len(kept)
-	if len(blocked) > 0 && len(kept) == 0 && len(s.pendingResults) == 0 && s.stopReason == "" {
+	arrived := s.arrivedSince(ctx, queued) // session_arrivals.go
+	s.pendingUser, s.checkedUser = append(kept, arrived...), len(kept)
+	if len(blocked) > 0 && len(s.pendingUser) == 0 && len(s.pendingResults) == 0 && s.stopReason == "" {
 		s.stopReason, s.hookReason = StopHook, "UserPromptSubmit hook blocked the prompt: "+strings.Join(blocked, "\n")
 	}
+	return len(arrived) > 0
 }
 
 // messageText joins a message's text blocks.

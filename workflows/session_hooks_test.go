@@ -1,6 +1,8 @@
 package workflows_test
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -86,5 +88,40 @@ func TestUserPromptSubmitHook(t *testing.T) {
 	}
 	if n := len(h.fake.Requests()); n != 1 {
 		t.Fatalf("the blocked prompt was sent to the model (%d requests)", n)
+	}
+}
+
+// A message sent while the UserPromptSubmit hooks of another run is neither lost nor
+// sent unchecked: its own hooks run in a further round and both reach the model.
+// Before keep-arrivals the hooks' step replaced the queue and the message vanished.
+func TestMessageSentDuringPromptHooksIsKept(t *testing.T) {
+	h := newAgentHarness(t, fakeanthropic.Response{Content: []conversation.Block{text("Hello.")}})
+	dir := t.TempDir()
+	started, release := filepath.Join(dir, "started"), filepath.Join(dir, "go")
+	hook := fmt.Sprintf(`in=$(cat); case "$in" in *alpha*) touch %q; while [ ! -e %q ]; do sleep 0.05; done;; esac; echo hooked`, started, release)
+	s := &workflows.TurnSettings{ProjectDir: h.work, Hooks: hooks.Config{UserPromptSubmit: []hooks.Group{{Hooks: []hooks.Command{{Command: hook}}}}}}
+	run := h.start(workflows.SessionInput{Prompt: "alpha", Settings: s, Options: fastOptions()})
+	poll(t, "the hook to start", func() bool { _, err := os.Stat(started); return err == nil })
+	if err := h.sendMessage(run.GetID(), "beta"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := h.result(run); res.StopReason != "end_turn" {
+		t.Fatalf("result %+v", res)
+	}
+	var b strings.Builder
+	for _, m := range rawMessages(t, h.fake.Requests()[0]) {
+		b.Write(m)
+	}
+	first := b.String()
+	for _, want := range []string{"alpha", "beta"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the first request lacks %q: %s", want, first)
+		}
+	}
+	if n := strings.Count(first, "UserPromptSubmit hook additional context: hooked"); n != 2 {
+		t.Errorf("hook context added %d times, want once per message: %s", n, first)
 	}
 }
