@@ -89,10 +89,18 @@ type session struct {
 // make, append the results, and repeat until the model stops calling tools, a hook
 // stops it or the turn limit is reached. The conversation budget is applied before
 // every model call; messages live in the store. Users add messages with SendUpdate.
-func Session(ctx workflow.Context, in SessionInput) (_ SessionResult, err error) {
+func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 	logSessionStart(ctx, in) // lifecycle_log.go
 	s := &session{in: in, opts: in.Options.withDefaults(), model: in.Model.withDefaults(), toolNames: map[string]string{}, phase: "idle"}
-	defer func() { s.ended(ctx, err) }()
+	// Not deferred: the SDK unwinds an evicted workflow's coroutines with Goexit,
+	// which runs defers, and a workflow that is still running must not log its end.
+	res, err := s.run(ctx, in)
+	s.ended(ctx, err) // lifecycle_log.go
+	return res, err
+}
+
+// run is the body of Session.
+func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 	if err := persisted.ValidateName("session id", in.SessionID); err != nil {
 		return SessionResult{}, temporal.NewApplicationErrorWithOptions(err.Error(), ErrBadSessionInput,
 			temporal.ApplicationErrorOptions{NonRetryable: true})

@@ -56,11 +56,19 @@ const rejectedInputAlone = "rejected-input-alone"
 
 // Turn runs the tool calls of one assistant turn with Claude Code's streaming
 // executor semantics (DESIGN §3) and returns every result in arrival order.
-func Turn(ctx workflow.Context, in TurnInput) (_ TurnResult, err error) {
+func Turn(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 	logTurnStart(ctx, in) // lifecycle_log.go
-	var t *turn
-	defer func() { t.ended(ctx, err) }()
-	t = &turn{
+	// Not deferred: the SDK unwinds an evicted workflow's coroutines with Goexit,
+	// which runs defers, and a workflow that is still running must not log its end.
+	t := &turn{}
+	res, err := t.run(ctx, in)
+	t.ended(ctx, err) // lifecycle_log.go
+	return res, err
+}
+
+// run is the body of Turn.
+func (t *turn) run(ctx workflow.Context, in TurnInput) (TurnResult, error) {
+	*t = turn{
 		in:      in,
 		opts:    in.Options.withDefaults(),
 		context: in.Context,
