@@ -224,6 +224,9 @@ func TestRegisterRefusesBadTools(t *testing.T) {
 		{toolpipe.ToolSpec{Name: "Bash"}, `tool name "Bash" is a built-in tool's; pick another name`},
 		{toolpipe.ToolSpec{Name: "mcp__deploy__preview"}, `starts with "mcp__", which names MCP servers' tools`},
 		{toolpipe.ToolSpec{Name: "Deploy", Description: "d", InputSchema: raw(`{"type":"object"}`)}, "Run is nil"},
+		// Names the SDK would refuse with a panic at registration.
+		{toolpipe.ToolSpec{Name: "CallModel", Description: "d", InputSchema: raw(`{"type":"object"}`)}, `"CallModel" is the name of one of toolpipe's activities`},
+		{toolpipe.ToolSpec{Name: "__temporal_x", Description: "d", InputSchema: raw(`{"type":"object"}`)}, "reserved"},
 	} {
 		if _, err := toolpipe.NewTool(c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.spec.Name, err, c.want)

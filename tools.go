@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -81,6 +82,9 @@ func NewTool(s ToolSpec) (*Tool, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if activities.ReservedName(s.Name) {
+		return nil, fmt.Errorf("tool name %q is the name of one of toolpipe's activities (or starts with the SDK's reserved %q); a custom tool's activity is registered under its name: pick another name", s.Name, "__temporal")
 	}
 	if s.Run == nil {
 		return nil, fmt.Errorf("tool %s: Run is nil; give the function that runs a call", s.Name)
