@@ -69,6 +69,10 @@ func readPrices(raw any) (Prices, []error) {
 	sort.Strings(names)
 	out, errs := Prices{}, []error(nil)
 	for _, name := range names {
+		if strings.TrimSpace(name) == "" {
+			errs = append(errs, fmt.Errorf("%s has an entry with an empty model name, which would price every model; name the model (a prefix such as claude-sonnet-4 is enough)", KeyPrices))
+			continue
+		}
 		p, err := readPrice(name, table[name])
 		if err != nil {
 			errs = append(errs, err...)

@@ -51,6 +51,7 @@ func TestBadPricesAreRefused(t *testing.T) {
 		{"not a number", "prices:\n  claude-x: {input: cheap, output: 15}\n", []string{`prices.claude-x.input "cheap" is not a non-negative number of US dollars per million tokens`}},
 		{"boolean", "prices:\n  claude-x: {input: 1, output: true}\n", []string{"prices.claude-x.output true is not a non-negative number"}},
 		{"output missing", "prices:\n  claude-x: {input: 1}\n", []string{"prices.claude-x: output is missing; input and output are required"}},
+		{"empty model name", "prices:\n  \"\": {input: 1, output: 2}\n", []string{"an entry with an empty model name"}},
 		{"two models", "prices:\n  a: {input: 1, output: x}\n  b: {input: y, output: 1}\n", []string{"prices.a.output", "prices.b.input"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
