@@ -106,3 +106,16 @@ func TestIssuesInDeclaredOrder(t *testing.T) {
 		t.Fatalf("Write: %v", err)
 	}
 }
+
+// A background Bash call is never concurrency-safe, even for a read-only command:
+// turns recorded before background shells refused its input, which made the call
+// unsafe, and must replay with that schedule.
+func TestBackgroundBashIsNotConcurrencySafe(t *testing.T) {
+	bash, _ := Lookup(BashName)
+	if !bash.IsConcurrencySafe(json.RawMessage(`{"command":"tail -n 5 app.log"}`)) {
+		t.Fatal("a read-only foreground command is not safe")
+	}
+	if bash.IsConcurrencySafe(json.RawMessage(`{"command":"tail -n 5 app.log","run_in_background":true}`)) {
+		t.Fatal("a background call is safe")
+	}
+}

@@ -49,9 +49,13 @@ func always(json.RawMessage) bool { return true }
 var registry = map[string]*Definition{
 	BashName: {
 		Name: BashName, MaxResultSizeChars: 30_000, Interrupt: InterruptCancel,
+		// A background call is never concurrency-safe: it returns at once, so running
+		// it alone costs nothing, and turns recorded before background shells (whose
+		// schema refused run_in_background, which made the call unsafe) replay with the
+		// schedule they ran.
 		ReadOnly: func(in json.RawMessage) bool {
 			var b BashInput
-			return json.Unmarshal(in, &b) == nil && readonly.IsReadOnly(b.Command)
+			return json.Unmarshal(in, &b) == nil && !b.RunInBackground && readonly.IsReadOnly(b.Command)
 		},
 		Check: checkBash, schema: mustCompile(BashName, bashSchema),
 		MaxInputBytes: maxShortInputBytes, tooBigHint: bashTooBigHint,
