@@ -46,8 +46,9 @@ func BackgroundTasksDir(resultsDir string) string {
 // the sandbox), in its own process group, with its output going straight to the
 // task's file. Its timeout is the background one (30 minutes unless the call says
 // otherwise, at most 2 hours). Cancellation (TaskStop, the session's end) kills
-// the group; a dead worker takes the group with it (Pdeathsig) and the session
-// sees the heartbeat time out.
+// the group; a dead worker takes the group's leader with it (Pdeathsig), the
+// next worker's sweep kills the rest of the group (group_record.go) and ends
+// the attempt as lost.
 func (a *Activities) BashBackground(ctx context.Context, req BackgroundRequest) (BackgroundOutcome, error) {
 	var in tool.BashInput
 	if err := json.Unmarshal(req.Call.Input, &in); err != nil {

@@ -65,12 +65,16 @@ func runGroup(ctx context.Context, scratch string, spec procSpec) (procResult, e
 	cmd.Env = spec.env
 	cmd.Stdout, cmd.Stderr = out, out
 	// Its own group, so cancellation kills everything the command started; and
-	// killed with the worker, so a crashed worker leaves no shell running on.
+	// killed with the worker, so a crashed worker leaves no shell running on. The
+	// shell's children outlive the worker, though: the group is recorded
+	// (group_record.go) for the next worker's sweep to kill.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		return fail(fmt.Errorf("process: start %s: %w", filepath.Base(spec.path), err))
 	}
 	pgid := cmd.Process.Pid
+	// Forgotten only after the group's last kill below (defers run last).
+	defer groupStarted(ctx, pgid)()
 	if spec.progress != nil {
 		spec.progress.follow(out.Name())
 	}

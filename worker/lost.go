@@ -22,6 +22,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	sdkworker "go.temporal.io/sdk/worker"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -31,9 +32,11 @@ import (
 // But on one machine a dead process can be known for sure: the kernel drops a
 // process's flock when it dies, however it dies. So every worker keeps a directory
 // <state>/workers/<id>/ whose lock it holds for its whole life, with one record per
-// running tool attempt (its task token). A worker that starts on the same state
+// running tool attempt (its task token) and one per process group its tools run
+// (lost_groups.go). A worker that starts on the same state
 // directory and kernel sweeps (lost_sweep.go): a directory whose lock is free
-// belongs to a dead worker, whose recorded attempts are failed at once with the
+// belongs to a dead worker, whose recorded process groups are killed and whose
+// recorded attempts are failed at once with the
 // typed workflows.ErrWorkerLost, and the turn's lost-worker rule applies (read-only
 // tools retried, the others reported interrupted). A stalled worker still holds
 // its lock, so it is never swept: only its heartbeat timeout can declare it lost,
@@ -75,6 +78,29 @@ type record struct {
 	TaskToken    []byte `json:"task_token"`
 }
 
+// errNoLocks is a state directory on a file system without flock (NFSv3 without
+// a lock manager, some FUSE ones): a worker runs there without liveness records.
+var errNoLocks = errors.New("the state directory's file system does not support file locks")
+
+// flock is syscall.Flock; tests replace it to play a file system without locks.
+var flock = syscall.Flock
+
+// openLiveness is newLiveness, or nil with a warning where the file system has no
+// locks: the worker runs, and a dead worker's tools are known lost only by their
+// heartbeat timeout, as before there were liveness records.
+func openLiveness(stateDir, queue string, c client.Client, log *slog.Logger) (*liveness, error) {
+	live, err := newLiveness(stateDir, queue, c, log)
+	if errors.Is(err, errNoLocks) {
+		if log == nil {
+			log = slog.Default()
+		}
+		log.Warn("worker: running without liveness records; a dead worker's tools will be declared lost only when their heartbeat times out, and their child processes are not killed",
+			"state_dir", stateDir, "error", err)
+		return nil, nil
+	}
+	return live, err
+}
+
 // newLiveness creates and locks this worker's directory. It is created under a
 // dot name and renamed once locked, so a sweep never sees it unlocked.
 func newLiveness(stateDir, queue string, c client.Client, log *slog.Logger) (*liveness, error) {
@@ -95,8 +121,11 @@ func newLiveness(stateDir, queue string, c client.Client, log *slog.Logger) (*li
 	if err != nil {
 		return fail(err)
 	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		lock.Close()
+		if errors.Is(err, syscall.ENOLCK) || errors.Is(err, syscall.ENOTSUP) || errors.Is(err, syscall.EOPNOTSUPP) {
+			err = fmt.Errorf("%w (%w)", errNoLocks, err)
+		}
 		return fail(err)
 	}
 	b, _ := json.Marshal(owner{PID: os.Getpid(), Host: host, BootID: bootID(), TaskQueue: queue, StartedAt: time.Now().UTC()})
@@ -104,9 +133,11 @@ func newLiveness(stateDir, queue string, c client.Client, log *slog.Logger) (*li
 		lock.Close()
 		return fail(err)
 	}
-	if err := os.Mkdir(filepath.Join(tmp, "running"), 0o700); err != nil {
-		lock.Close()
-		return fail(err)
+	for _, sub := range []string{"running", groupsDir} {
+		if err := os.Mkdir(filepath.Join(tmp, sub), 0o700); err != nil {
+			lock.Close()
+			return fail(err)
+		}
 	}
 	dir := filepath.Join(root, fmt.Sprintf("%d-%s", os.Getpid(), strings.TrimPrefix(filepath.Base(tmp), ".new-")))
 	if err := os.Rename(tmp, dir); err != nil {
@@ -178,6 +209,8 @@ type livenessInbound struct {
 const shutdownReportTimeout = 5 * time.Second
 
 func (b *livenessInbound) ExecuteActivity(ctx context.Context, in *interceptor.ExecuteActivityInput) (any, error) {
+	// The tool's process groups are recorded too, for a sweep to kill (lost_groups.go).
+	ctx = activities.WithGroupRecorder(ctx, b.l)
 	info := activity.GetInfo(ctx)
 	if info.IsLocalActivity || len(info.TaskToken) == 0 {
 		return b.Next.ExecuteActivity(ctx, in)

@@ -86,6 +86,9 @@ func sweepDir(ctx context.Context, dir, boot string, c client.Client, log *slog.
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		return 0, false // alive (or stalled, or being swept): not ours to judge
 	}
+	// What the dead worker's tools started dies before the model hears they were
+	// interrupted, so that running them again does not run them twice.
+	killGroups(dir, log)
 	running := filepath.Join(dir, "running")
 	recs, err := os.ReadDir(running)
 	if err != nil {

@@ -66,11 +66,13 @@ func Start(cfg Config) (sdkworker.Worker, error) {
 	var live *liveness
 	if !cfg.WorkflowsOnly {
 		// Outermost, so that it sees the SDK's own context and its shutdown cause.
-		if live, err = newLiveness(cfg.StateDir, cfg.TaskQueue, cfg.Client, log); err != nil {
+		if live, err = openLiveness(cfg.StateDir, cfg.TaskQueue, cfg.Client, log); err != nil {
 			_ = acts.Close()
 			return nil, err
 		}
-		opts.Interceptors = append([]interceptor.WorkerInterceptor{live.interceptor()}, opts.Interceptors...)
+		if live != nil { // nil: no file locks there (openLiveness warned)
+			opts.Interceptors = append([]interceptor.WorkerInterceptor{live.interceptor()}, opts.Interceptors...)
+		}
 	}
 	w := sdkworker.New(cfg.Client, cfg.TaskQueue, opts)
 	Register(w, acts)
