@@ -11,19 +11,12 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/worker"
 
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/mcptools"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/toolenv"
 	"github.com/toolpipe/toolpipe/webfetch"
-)
-
-// Error types of activity failures (not tool errors, which are results).
-const (
-	// ErrBadCall: the call cannot run (undecodable input); a retry cannot help.
-	ErrBadCall = "BadToolCall"
-	// ErrInfrastructure: the worker could not run the tool (disk, process start).
-	ErrInfrastructure = "ToolInfrastructure"
 )
 
 // Config holds what the tool activities need.
@@ -96,14 +89,14 @@ func (a *Activities) Register(r worker.ActivityRegistry) {
 		r.RegisterActivityWithOptions(a.observed(name, fn), activity.RegisterOptions{Name: name})
 	}
 	// The steps of the tool pipeline around the call (DESIGN §3.8, §5).
-	r.RegisterActivityWithOptions(observedHook(a.RunHook), activity.RegisterOptions{Name: HookActivityName})
-	r.RegisterActivityWithOptions(a.ResolvePaths, activity.RegisterOptions{Name: ResolvePathsActivityName})
-	r.RegisterActivityWithOptions(a.AppendTranscript, activity.RegisterOptions{Name: TranscriptActivityName})
+	r.RegisterActivityWithOptions(observedHook(a.RunHook), activity.RegisterOptions{Name: contract.HookActivityName})
+	r.RegisterActivityWithOptions(a.ResolvePaths, activity.RegisterOptions{Name: contract.ResolvePathsActivityName})
+	r.RegisterActivityWithOptions(a.AppendTranscript, activity.RegisterOptions{Name: contract.TranscriptActivityName})
 	// Background shells: one activity per task, started by the session.
-	r.RegisterActivityWithOptions(a.BashBackground, activity.RegisterOptions{Name: BashBackgroundActivityName})
+	r.RegisterActivityWithOptions(a.BashBackground, activity.RegisterOptions{Name: contract.BashBackgroundActivityName})
 	// MCP tools: one activity type for every call (mcp.go).
-	r.RegisterActivityWithOptions(a.ListMCPTools, activity.RegisterOptions{Name: ListMCPToolsActivityName})
-	r.RegisterActivityWithOptions(a.observedMCP, activity.RegisterOptions{Name: MCPCallActivityName})
+	r.RegisterActivityWithOptions(a.ListMCPTools, activity.RegisterOptions{Name: contract.ListMCPToolsActivityName})
+	r.RegisterActivityWithOptions(a.observedMCP, activity.RegisterOptions{Name: contract.MCPCallActivityName})
 }
 
 // ToolFunc runs one tool call.

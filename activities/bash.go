@@ -9,6 +9,7 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -39,7 +40,7 @@ func (a *Activities) Bash(ctx context.Context, call tool.Call) (tool.Output, err
 			return tool.Output{}, ctx.Err()
 		}
 		return tool.Output{}, temporal.NewApplicationErrorWithOptions(
-			fmt.Sprintf("bash: %v", err), ErrInfrastructure, temporal.ApplicationErrorOptions{Cause: err})
+			fmt.Sprintf("bash: %v", err), contract.ErrInfrastructure, temporal.ApplicationErrorOptions{Cause: err})
 	}
 	defer res.discard()
 	if !res.timedOut {
@@ -79,6 +80,6 @@ func safeName(s string) string {
 // badCall is the failure for an input the workflow should never have sent.
 func badCall(call tool.Call, err error) error {
 	return temporal.NewApplicationErrorWithOptions(
-		fmt.Sprintf("%s: undecodable input: %v", call.Name, err), ErrBadCall,
+		fmt.Sprintf("%s: undecodable input: %v", call.Name, err), contract.ErrBadCall,
 		temporal.ApplicationErrorOptions{NonRetryable: true, Cause: err})
 }

@@ -10,36 +10,9 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/tool"
 )
-
-// BashBackgroundActivityName runs a Bash command started with run_in_background: a
-// session's background task (workflows/session_background.go).
-const BashBackgroundActivityName = "BashBackground"
-
-// BackgroundRequest is one background task: the Bash call that started it, its id,
-// and the file its output goes to, which the model Reads while it runs.
-type BackgroundRequest struct {
-	Call       tool.Call `json:"call"`
-	TaskID     string    `json:"task_id"`
-	OutputFile string    `json:"output_file"`
-}
-
-// BackgroundOutcome is how a background command ended by itself (a stopped one
-// ends the activity as cancelled).
-type BackgroundOutcome struct {
-	ExitCode int  `json:"exit_code"`
-	TimedOut bool `json:"timed_out,omitempty"`
-	// Refused is why the command did not run at all (a sandbox it must run in
-	// could not start); it is also written to the output file.
-	Refused string `json:"refused,omitempty"`
-}
-
-// BackgroundTasksDir is where a session's background tasks write their output:
-// <state dir>/<session>/tasks, beside its tool-results directory.
-func BackgroundTasksDir(resultsDir string) string {
-	return filepath.Join(filepath.Dir(resultsDir), "tasks")
-}
 
 // BashBackground runs a background command to its end, heartbeating all along: it
 // starts through bashProcess like every Bash command (environment without secrets,
@@ -49,15 +22,15 @@ func BackgroundTasksDir(resultsDir string) string {
 // the group; a dead worker takes the group's leader with it (Pdeathsig), the
 // next worker's sweep kills the rest of the group (group_record.go) and ends
 // the attempt as lost.
-func (a *Activities) BashBackground(ctx context.Context, req BackgroundRequest) (BackgroundOutcome, error) {
+func (a *Activities) BashBackground(ctx context.Context, req contract.BackgroundRequest) (contract.BackgroundOutcome, error) {
 	var in tool.BashInput
 	if err := json.Unmarshal(req.Call.Input, &in); err != nil {
-		return BackgroundOutcome{}, badCall(req.Call, err)
+		return contract.BackgroundOutcome{}, badCall(req.Call, err)
 	}
 	if req.OutputFile == "" || !filepath.IsAbs(req.OutputFile) {
-		return BackgroundOutcome{}, temporal.NewApplicationErrorWithOptions(
+		return contract.BackgroundOutcome{}, temporal.NewApplicationErrorWithOptions(
 			fmt.Sprintf("background task %s: the output file %q is not an absolute path", req.TaskID, req.OutputFile),
-			ErrBadCall, temporal.ApplicationErrorOptions{NonRetryable: true})
+			contract.ErrBadCall, temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
 	tail := &tailer{}
 	stop := keepAlive(ctx, req.Call.ToolUseID, tail.progress)
@@ -66,17 +39,17 @@ func (a *Activities) BashBackground(ctx context.Context, req BackgroundRequest) 
 	defer run.cleanup()
 	if run.refuse != "" {
 		if err := appendOutput(req.OutputFile, run.refuse+"\n", true); err != nil {
-			return BackgroundOutcome{}, infraFailure(err)
+			return contract.BackgroundOutcome{}, infraFailure(err)
 		}
-		return BackgroundOutcome{Refused: run.refuse}, nil
+		return contract.BackgroundOutcome{Refused: run.refuse}, nil
 	}
 	run.spec.outputFile = req.OutputFile
 	res, err := runGroup(ctx, a.scratch(req.Call), run.spec)
 	if err != nil {
 		if ctx.Err() != nil {
-			return BackgroundOutcome{}, ctx.Err()
+			return contract.BackgroundOutcome{}, ctx.Err()
 		}
-		return BackgroundOutcome{}, infraFailure(err)
+		return contract.BackgroundOutcome{}, infraFailure(err)
 	}
 	res.output.Close() // the task's file stays: the model reads it
 	var end strings.Builder
@@ -89,9 +62,9 @@ func (a *Activities) BashBackground(ctx context.Context, req BackgroundRequest) 
 		fmt.Fprintf(&end, "\n[exited with code %d]", res.exitCode)
 	}
 	if err := appendOutput(req.OutputFile, end.String(), false); err != nil {
-		return BackgroundOutcome{}, infraFailure(err)
+		return contract.BackgroundOutcome{}, infraFailure(err)
 	}
-	return BackgroundOutcome{ExitCode: res.exitCode, TimedOut: res.timedOut}, nil
+	return contract.BackgroundOutcome{ExitCode: res.exitCode, TimedOut: res.timedOut}, nil
 }
 
 // appendOutput adds text to a task's output file, creating it when create is set.
@@ -115,6 +88,6 @@ func appendOutput(file, text string, create bool) error {
 }
 
 func infraFailure(err error) error {
-	return temporal.NewApplicationErrorWithOptions(fmt.Sprintf("background bash: %v", err), ErrInfrastructure,
+	return temporal.NewApplicationErrorWithOptions(fmt.Sprintf("background bash: %v", err), contract.ErrInfrastructure,
 		temporal.ApplicationErrorOptions{Cause: err})
 }

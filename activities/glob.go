@@ -10,6 +10,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/search"
 	"github.com/toolpipe/toolpipe/tool"
 )
@@ -33,7 +34,7 @@ func (a *Activities) Glob(ctx context.Context, call tool.Call) (tool.Output, err
 	}
 	dirs, hide, err := searchScope(call)
 	if err != nil {
-		return tool.Output{}, temporal.NewApplicationErrorWithOptions("glob: "+err.Error(), ErrInfrastructure, temporal.ApplicationErrorOptions{NonRetryable: true})
+		return tool.Output{}, temporal.NewApplicationErrorWithOptions("glob: "+err.Error(), contract.ErrInfrastructure, temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
 	res, err := search.Glob(ctx, search.GlobRequest{Workdir: call.Workdir, Base: base, Pattern: pattern, Dirs: dirs, Hide: hide})
 	switch {

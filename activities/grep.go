@@ -11,6 +11,7 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/search"
 	"github.com/toolpipe/toolpipe/tool"
@@ -33,7 +34,7 @@ func (a *Activities) Grep(ctx context.Context, call tool.Call) (tool.Output, err
 	}
 	_, hide, err := searchScope(call)
 	if err != nil {
-		return tool.Output{}, temporal.NewApplicationErrorWithOptions("grep: "+err.Error(), ErrInfrastructure, temporal.ApplicationErrorOptions{NonRetryable: true})
+		return tool.Output{}, temporal.NewApplicationErrorWithOptions("grep: "+err.Error(), contract.ErrInfrastructure, temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
 	req := grepRequest(in, call.Workdir, path)
 	req.Hide = hide

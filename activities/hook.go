@@ -14,9 +14,6 @@ import (
 	"github.com/toolpipe/toolpipe/hooks"
 )
 
-// HookActivityName is the activity type of one hook command (RunHook).
-const HookActivityName = "RunHook"
-
 // readerGrace bounds how long the output of a finished hook is drained: a process
 // that left the hook's process group (setsid) may hold the pipes open forever.
 const readerGrace = 2 * time.Second

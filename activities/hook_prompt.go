@@ -13,9 +13,6 @@ import (
 	"github.com/toolpipe/toolpipe/hooks"
 )
 
-// PromptHookActivityName is the activity type of one prompt hook (RunPromptHook).
-const PromptHookActivityName = "RunPromptHook"
-
 // promptHookMaxTokens bounds the answer: a JSON object with a short reason.
 const promptHookMaxTokens = 1024
 

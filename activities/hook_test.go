@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/proctest"
 )
@@ -114,7 +115,7 @@ func TestResolvePaths(t *testing.T) {
 	a := newActs(t)
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	os.Symlink("/etc", filepath.Join(root, "etc-link"))
-	got, err := a.ResolvePaths(context.Background(), ResolveRequest{Paths: []string{
+	got, err := a.ResolvePaths(context.Background(), contract.ResolveRequest{Paths: []string{
 		filepath.Join(root, "etc-link", "passwd"), filepath.Join(root, "plain"), filepath.Join(root, "plain"),
 	}})
 	if err != nil {

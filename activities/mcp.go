@@ -8,20 +8,10 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/mcptools"
 	"github.com/toolpipe/toolpipe/tool"
 )
-
-// The MCP activities: one listing per turn (or session) and one activity type for
-// every MCP tool call, whose input names the tool (mcp__SERVER__TOOL).
-const (
-	ListMCPToolsActivityName = "ListMCPTools"
-	MCPCallActivityName      = "MCPCall"
-)
-
-// ErrBadMCPConfig: the working directory's .mcp.json is invalid; retrying cannot
-// help until it is fixed.
-const ErrBadMCPConfig = "BadMCPConfig"
 
 // MCPServers is what the MCP activities need of the worker's MCP client sessions
 // (mcptools.Manager).
@@ -31,34 +21,21 @@ type MCPServers interface {
 	Close() error
 }
 
-// ListMCPToolsRequest asks for the tools of the servers in Workdir's .mcp.json.
-type ListMCPToolsRequest struct {
-	Workdir string `json:"workdir"`
-}
-
-// ListMCPToolsResult lists the tools, sorted by name (a Session passes Tools on as
-// TurnInput.MCPTools and, through tool.APIToolsWithMCP, to the model), and the
-// servers that could not be reached.
-type ListMCPToolsResult struct {
-	Tools    []tool.MCPSpec    `json:"tools,omitempty"`
-	Failures []tool.MCPFailure `json:"failures,omitempty"`
-}
-
 // ListMCPTools connects to every configured server (once per worker; later listings
 // reuse the sessions) and lists their tools. A server that cannot be reached is a
 // tool.MCPFailure in the result, so one broken server does not hide the others' tools.
-func (a *Activities) ListMCPTools(ctx context.Context, req ListMCPToolsRequest) (ListMCPToolsResult, error) {
+func (a *Activities) ListMCPTools(ctx context.Context, req contract.ListMCPToolsRequest) (contract.ListMCPToolsResult, error) {
 	stop := keepAlive(ctx, "", nil)
 	defer stop()
 	specs, failures, err := a.mcp.ListTools(ctx, req.Workdir)
 	if err != nil {
 		if ctx.Err() != nil {
-			return ListMCPToolsResult{}, ctx.Err()
+			return contract.ListMCPToolsResult{}, ctx.Err()
 		}
-		return ListMCPToolsResult{}, temporal.NewApplicationErrorWithOptions(err.Error(), ErrBadMCPConfig,
+		return contract.ListMCPToolsResult{}, temporal.NewApplicationErrorWithOptions(err.Error(), contract.ErrBadMCPConfig,
 			temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
-	return ListMCPToolsResult{Tools: specs, Failures: failures}, nil
+	return contract.ListMCPToolsResult{Tools: specs, Failures: failures}, nil
 }
 
 // MCPCall calls one MCP tool. The server's answer, or why the server is unavailable,

@@ -15,34 +15,9 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/worker"
 
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
-)
-
-// The activity types of an agent session.
-const (
-	// ModelActivityName streams one assistant message from the model.
-	ModelActivityName = "CallModel"
-	// AppendActivityName stores budgeted messages, their records and originals.
-	AppendActivityName = "AppendMessages"
-	// OpenSessionActivityName opens (or resumes) a session's store.
-	OpenSessionActivityName = "OpenSession"
-)
-
-// Error types of the agent activities' failures.
-const (
-	// ErrModelUnavailable: the model API is overloaded, rate limited, failing (5xx)
-	// or unreachable; Temporal's retry policy retries it.
-	ErrModelUnavailable = "ModelUnavailable"
-	// ErrModelRejected: the model API refused the request (a 4xx other than 429);
-	// sending it again cannot help.
-	ErrModelRejected = "ModelRejected"
-	// ErrModelNotConfigured: the worker has no API key.
-	ErrModelNotConfigured = "ModelNotConfigured"
-	// ErrConversationStore: the conversation store could not be read or written.
-	ErrConversationStore = "ConversationStore"
-	// ErrTurnIntake: a tool_use block could not be handed to the running turn.
-	ErrTurnIntake = "TurnIntake"
 )
 
 // TurnIntake hands streamed tool_use blocks to the Turn workflow that runs them, and
@@ -147,11 +122,11 @@ func NewAgent(cfg AgentConfig) (*Agent, error) {
 
 // Register registers the agent activities under their names.
 func (a *Agent) Register(r worker.ActivityRegistry) {
-	r.RegisterActivityWithOptions(a.observedCallModel(), activity.RegisterOptions{Name: ModelActivityName})
-	r.RegisterActivityWithOptions(a.AppendMessages, activity.RegisterOptions{Name: AppendActivityName})
-	r.RegisterActivityWithOptions(a.OpenSession, activity.RegisterOptions{Name: OpenSessionActivityName})
-	r.RegisterActivityWithOptions(a.observedCompact(), activity.RegisterOptions{Name: CompactActivityName})
-	r.RegisterActivityWithOptions(a.RunPromptHook, activity.RegisterOptions{Name: PromptHookActivityName}) // hook_prompt.go
+	r.RegisterActivityWithOptions(a.observedCallModel(), activity.RegisterOptions{Name: contract.ModelActivityName})
+	r.RegisterActivityWithOptions(a.AppendMessages, activity.RegisterOptions{Name: contract.AppendActivityName})
+	r.RegisterActivityWithOptions(a.OpenSession, activity.RegisterOptions{Name: contract.OpenSessionActivityName})
+	r.RegisterActivityWithOptions(a.observedCompact(), activity.RegisterOptions{Name: contract.CompactActivityName})
+	r.RegisterActivityWithOptions(a.RunPromptHook, activity.RegisterOptions{Name: contract.PromptHookActivityName}) // hook_prompt.go
 }
 
 // StateDir is where the tool activities keep sessions, for wiring the agent

@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/tool"
 )
@@ -44,7 +45,7 @@ func (a *Agent) CallModel(ctx context.Context, req conversation.ModelRequest) (c
 	if a.cfg.APIKey == "" {
 		return conversation.ModelReply{}, temporal.NewApplicationErrorWithOptions(
 			"model: the worker has no API key: set ANTHROPIC_API_KEY in its environment",
-			ErrModelNotConfigured, temporal.ApplicationErrorOptions{NonRetryable: true})
+			contract.ErrModelNotConfigured, temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
 	msgs, err := a.convs.Load(req.Conversation)
 	if err != nil {
@@ -53,7 +54,7 @@ func (a *Agent) CallModel(ctx context.Context, req conversation.ModelRequest) (c
 	params, err := buildParams(req, msgs)
 	if err != nil {
 		return conversation.ModelReply{}, temporal.NewApplicationErrorWithOptions("model: "+err.Error(),
-			ErrModelRejected, temporal.ApplicationErrorOptions{NonRetryable: true})
+			contract.ErrModelRejected, temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
 	msg, usage, err := a.stream(ctx, req, params)
 	if err != nil {
@@ -112,7 +113,7 @@ func (a *Agent) consume(ctx context.Context, params anthropic.MessageNewParams,
 		alive.touch(n)
 		if err := acc.Accumulate(ev); err != nil {
 			return anthropic.Message{}, temporal.NewApplicationErrorWithOptions(
-				"model: malformed stream: "+err.Error(), ErrModelUnavailable, temporal.ApplicationErrorOptions{})
+				"model: malformed stream: "+err.Error(), contract.ErrModelUnavailable, temporal.ApplicationErrorOptions{})
 		}
 		if onBlock == nil || ev.Type != "content_block_stop" || int(ev.Index) >= len(acc.Content) {
 			continue
@@ -132,7 +133,7 @@ func (a *Agent) consume(ctx context.Context, params anthropic.MessageNewParams,
 	}
 	if acc.StopReason == "" {
 		return anthropic.Message{}, temporal.NewApplicationErrorWithOptions(
-			"model: the stream ended before the message did", ErrModelUnavailable, temporal.ApplicationErrorOptions{})
+			"model: the stream ended before the message did", contract.ErrModelUnavailable, temporal.ApplicationErrorOptions{})
 	}
 	noteModelResponse(ctx, acc) // telemetry_model.go
 	return acc, nil
@@ -311,7 +312,7 @@ func (s *streamAlive) idle() bool {
 }
 
 func storeError(err error) error {
-	return temporal.NewApplicationErrorWithOptions("conversation store: "+err.Error(), ErrConversationStore,
+	return temporal.NewApplicationErrorWithOptions("conversation store: "+err.Error(), contract.ErrConversationStore,
 		temporal.ApplicationErrorOptions{Cause: err})
 }
 
@@ -320,6 +321,6 @@ func intakeError(what string, err error) error {
 	if errors.Is(err, context.Canceled) {
 		return err
 	}
-	return temporal.NewApplicationErrorWithOptions(fmt.Sprintf("%s: %v", what, err), ErrTurnIntake,
+	return temporal.NewApplicationErrorWithOptions(fmt.Sprintf("%s: %v", what, err), contract.ErrTurnIntake,
 		temporal.ApplicationErrorOptions{Cause: err})
 }

@@ -8,12 +8,9 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
 )
-
-// CompactActivityName writes the summary a session continues from when its
-// conversation nears the model's context window.
-const CompactActivityName = "CompactConversation"
 
 // CompactPrompt is what the model is asked when a conversation is compacted: a
 // summary in fixed sections, so that nothing the work depends on is lost.
@@ -27,58 +24,30 @@ const CompactPrompt = `Your context window is nearly full, so this conversation 
 
 Be specific: names, paths, commands, numbers and snippets of code that matter. Do not call tools. Reply with the summary only.`
 
-// CompactRequest asks for the summary of Conversation, stored as message Seq.
-type CompactRequest struct {
-	// Model is the request the session would make next (its model, system prompt and
-	// tools), so that the summary call reads the same cached prefix.
-	Model conversation.ModelRequest `json:"model"`
-	// Instructions are the user's or a PreCompact hook's additions to CompactPrompt.
-	Instructions string `json:"instructions,omitempty"`
-	// Trigger is "auto" (the window) or "manual" (`starter agent compact`).
-	Trigger string `json:"trigger"`
-	// Dir is where the whole conversation stays on disk, named in the summary message.
-	Dir string `json:"dir,omitempty"`
-	// KeepBytes bounds the most recent messages kept as they are after the summary
-	// (keptTail); 0 keeps none, as sessions from before kept-turns did.
-	KeepBytes int `json:"keep_bytes,omitempty"`
-}
-
-// CompactReply is what the workflow learns: the stored summary message's size, the
-// call's usage, how many of the oldest messages were left out of the summary request
-// because even it was too long for the window, and the recent messages kept after
-// the summary (the compacted conversation is the summary followed by Kept).
-type CompactReply struct {
-	Seq     int                       `json:"seq"`
-	Size    int                       `json:"size"`
-	Usage   conversation.Usage        `json:"usage"`
-	Dropped int                       `json:"dropped,omitempty"`
-	Kept    conversation.Conversation `json:"kept,omitempty"`
-}
-
 // CompactConversation asks the model for a summary of the whole conversation and
 // stores it as a user message under req.Model.Seq; the conversation continues from
 // the summary followed by the most recent messages that fit req.KeepBytes. A summary
 // already stored (a retry after a crash) is returned as it is, with the same kept
 // messages. When the summary request is itself too long, the oldest messages are left
 // out, halving what is sent, up to four times.
-func (a *Agent) CompactConversation(ctx context.Context, req CompactRequest) (CompactReply, error) {
+func (a *Agent) CompactConversation(ctx context.Context, req contract.CompactRequest) (contract.CompactReply, error) {
 	mr := req.Model
 	msgs, err := a.convs.Load(mr.Conversation)
 	if err != nil {
-		return CompactReply{}, storeError(err)
+		return contract.CompactReply{}, storeError(err)
 	}
 	nKept, kept := keptTail(msgs, mr.Conversation.Refs(), req.KeepBytes)
 	if a.convs.HasMessage(mr.SessionID, mr.Seq) {
 		m, err := a.convs.ReadMessage(mr.SessionID, mr.Seq)
 		if err != nil {
-			return CompactReply{}, storeError(err)
+			return contract.CompactReply{}, storeError(err)
 		}
-		return CompactReply{Seq: mr.Seq, Size: m.Size(), Kept: kept}, nil
+		return contract.CompactReply{Seq: mr.Seq, Size: m.Size(), Kept: kept}, nil
 	}
 	if a.cfg.APIKey == "" {
-		return CompactReply{}, temporal.NewApplicationErrorWithOptions(
+		return contract.CompactReply{}, temporal.NewApplicationErrorWithOptions(
 			"model: the worker has no API key: set ANTHROPIC_API_KEY in its environment",
-			ErrModelNotConfigured, temporal.ApplicationErrorOptions{NonRetryable: true})
+			contract.ErrModelNotConfigured, temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
 	prompt := CompactPrompt
 	if s := strings.TrimSpace(req.Instructions); s != "" {
@@ -89,41 +58,35 @@ func (a *Agent) CompactConversation(ctx context.Context, req CompactRequest) (Co
 		send := append(cleanStart(msgs[drop:]), conversation.UserText(prompt))
 		params, err := buildParams(mr, send)
 		if err != nil {
-			return CompactReply{}, temporal.NewApplicationErrorWithOptions("model: "+err.Error(),
-				ErrModelRejected, temporal.ApplicationErrorOptions{NonRetryable: true})
+			return contract.CompactReply{}, temporal.NewApplicationErrorWithOptions("model: "+err.Error(),
+				contract.ErrModelRejected, temporal.ApplicationErrorOptions{NonRetryable: true})
 		}
 		text, usage, err := a.summarize(ctx, params)
-		if err != nil && tries < 4 && IsPromptTooLong(err) && len(msgs)-drop > 2 {
+		if err != nil && tries < 4 && contract.IsPromptTooLong(err) && len(msgs)-drop > 2 {
 			drop += (len(msgs) - drop) / 2
 			continue
 		}
 		if err != nil {
-			return CompactReply{}, err
+			return contract.CompactReply{}, err
 		}
 		if strings.TrimSpace(text) == "" {
-			return CompactReply{}, temporal.NewApplicationErrorWithOptions("model: the summary came back empty",
-				ErrModelUnavailable, temporal.ApplicationErrorOptions{})
+			return contract.CompactReply{}, temporal.NewApplicationErrorWithOptions("model: the summary came back empty",
+				contract.ErrModelUnavailable, temporal.ApplicationErrorOptions{})
 		}
 		m := conversation.UserText(SummaryMessage(text, req.Dir, nKept))
 		stored, err := a.convs.WriteMessage(mr.SessionID, mr.Seq, m)
 		if err != nil {
-			return CompactReply{}, storeError(err)
+			return contract.CompactReply{}, storeError(err)
 		}
 		// A session resumed from the store continues from the summary and the kept
 		// messages too.
-		head := conversation.Head{Conversation: Compacted(mr.SessionID, mr.Seq, stored.Size(), kept),
+		head := conversation.Head{Conversation: contract.Compacted(mr.SessionID, mr.Seq, stored.Size(), kept),
 			Next: mr.Seq + 1, Forked: mr.Forked}
 		if err := a.convs.WriteHead(mr.SessionID, head); err != nil {
-			return CompactReply{}, storeError(err)
+			return contract.CompactReply{}, storeError(err)
 		}
-		return CompactReply{Seq: mr.Seq, Size: stored.Size(), Usage: usage, Dropped: drop, Kept: kept}, nil
+		return contract.CompactReply{Seq: mr.Seq, Size: stored.Size(), Usage: usage, Dropped: drop, Kept: kept}, nil
 	}
-}
-
-// Compacted is the conversation a compaction leaves: the summary stored as message seq
-// of session, followed by the kept messages.
-func Compacted(session string, seq, size int, kept conversation.Conversation) conversation.Conversation {
-	return append(conversation.Conversation{}.Append(session, seq, 1, size), kept...)
 }
 
 // SummaryMessage is the user message a compacted session continues from; kept is how
@@ -173,10 +136,4 @@ func (a *Agent) summarize(ctx context.Context, params anthropic.MessageNewParams
 		}
 	}
 	return text.String(), usageOf(acc), nil
-}
-
-// IsPromptTooLong says err is the API's refusal of a request over the context
-// window ("prompt is too long: N tokens > M maximum").
-func IsPromptTooLong(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "prompt is too long")
 }

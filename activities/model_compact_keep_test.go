@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/testsuite"
 
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/tool"
@@ -114,18 +115,18 @@ func TestCompactConversationKeepsRecentInStoreAndOnRetry(t *testing.T) {
 	for _, m := range msgs[3:] {
 		keep += m.Size()
 	}
-	req := CompactRequest{Model: conversation.ModelRequest{SessionID: "s", Seq: 18, Conversation: conv, Model: "claude-sonnet-4-5", MaxTokens: 1000},
+	req := contract.CompactRequest{Model: conversation.ModelRequest{SessionID: "s", Seq: 18, Conversation: conv, Model: "claude-sonnet-4-5", MaxTokens: 1000},
 		Trigger: "auto", KeepBytes: keep}
 	var suite testsuite.WorkflowTestSuite
 	env := suite.NewTestActivityEnvironment()
-	env.RegisterActivityWithOptions(a.CompactConversation, activity.RegisterOptions{Name: CompactActivityName})
-	compact := func() CompactReply {
+	env.RegisterActivityWithOptions(a.CompactConversation, activity.RegisterOptions{Name: contract.CompactActivityName})
+	compact := func() contract.CompactReply {
 		t.Helper()
-		val, err := env.ExecuteActivity(CompactActivityName, req)
+		val, err := env.ExecuteActivity(contract.CompactActivityName, req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var rep CompactReply
+		var rep contract.CompactReply
 		if err := val.Get(&rep); err != nil {
 			t.Fatal(err)
 		}
@@ -139,7 +140,7 @@ func TestCompactConversationKeepsRecentInStoreAndOnRetry(t *testing.T) {
 	if err != nil || !found {
 		t.Fatalf("head: %v, found %v", err, found)
 	}
-	if want := Compacted("s", 18, first.Size, first.Kept); !reflect.DeepEqual(head.Conversation, want) || head.Next != 19 {
+	if want := contract.Compacted("s", 18, first.Size, first.Kept); !reflect.DeepEqual(head.Conversation, want) || head.Next != 19 {
 		t.Fatalf("stored head %+v, want %+v from 19", head, want)
 	}
 	summary, err := a.convs.ReadMessage("s", 18)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"go.temporal.io/sdk/temporal"
+
+	"github.com/toolpipe/toolpipe/contract"
 )
 
 // Error types of the Messages API that a retry can cure, also when they arrive as an
@@ -24,7 +26,7 @@ var retryableAPITypes = map[string]bool{
 func modelError(err error) error {
 	var apiErr *anthropic.Error
 	if !errors.As(err, &apiErr) {
-		return temporal.NewApplicationErrorWithOptions("model: "+err.Error(), ErrModelUnavailable, temporal.ApplicationErrorOptions{})
+		return temporal.NewApplicationErrorWithOptions("model: "+err.Error(), contract.ErrModelUnavailable, temporal.ApplicationErrorOptions{})
 	}
 	status, typ := apiErr.StatusCode, string(apiErr.Type())
 	msg := fmt.Sprintf("model: %d %s", status, typ)
@@ -34,9 +36,9 @@ func modelError(err error) error {
 	retryable := status == http.StatusTooManyRequests || status == http.StatusRequestTimeout ||
 		status == http.StatusConflict || status >= 500 || (status < 400 && retryableAPITypes[typ])
 	if !retryable {
-		return temporal.NewApplicationErrorWithOptions(msg, ErrModelRejected, temporal.ApplicationErrorOptions{NonRetryable: true})
+		return temporal.NewApplicationErrorWithOptions(msg, contract.ErrModelRejected, temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
-	return temporal.NewApplicationErrorWithOptions(msg, ErrModelUnavailable,
+	return temporal.NewApplicationErrorWithOptions(msg, contract.ErrModelUnavailable,
 		temporal.ApplicationErrorOptions{NextRetryDelay: retryAfter(apiErr.Response)})
 }
 

@@ -1,6 +1,10 @@
 package activities
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/toolpipe/toolpipe/contract"
+)
 
 // reservedPrefix starts the activity types the Temporal SDK keeps for itself.
 const reservedPrefix = "__temporal"
@@ -11,9 +15,9 @@ const reservedPrefix = "__temporal"
 // or starts with the SDK's reserved prefix.
 func ReservedName(name string) bool {
 	switch name {
-	case HookActivityName, PromptHookActivityName, ResolvePathsActivityName, TranscriptActivityName,
-		ListMCPToolsActivityName, MCPCallActivityName, BashBackgroundActivityName,
-		ModelActivityName, AppendActivityName, OpenSessionActivityName, CompactActivityName:
+	case contract.HookActivityName, contract.PromptHookActivityName, contract.ResolvePathsActivityName, contract.TranscriptActivityName,
+		contract.ListMCPToolsActivityName, contract.MCPCallActivityName, contract.BashBackgroundActivityName,
+		contract.ModelActivityName, contract.AppendActivityName, contract.OpenSessionActivityName, contract.CompactActivityName:
 		return true
 	}
 	return strings.HasPrefix(name, reservedPrefix)

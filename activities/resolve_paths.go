@@ -4,29 +4,14 @@ import (
 	"context"
 	"slices"
 
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/settings"
 )
-
-// ResolvePathsActivityName is the activity type of ResolvePaths.
-const ResolvePathsActivityName = "ResolvePaths"
-
-// ResolveRequest lists the absolute paths a file tool call names.
-type ResolveRequest struct {
-	ToolUseID string   `json:"tool_use_id"`
-	Paths     []string `json:"paths"`
-}
-
-// ResolveResult holds every path of the request as given and, when symbolic links
-// or ".." make it point elsewhere, where it really is: a permission rule matching
-// either spelling applies, and both must be inside the working directories.
-type ResolveResult struct {
-	Paths []string `json:"paths"`
-}
 
 // ResolvePaths resolves the paths of a call for the permission check. It is an
 // activity because it reads the filesystem, which workflow code must not; its
 // answer is recorded, so a replay decides on the same paths.
-func (a *Activities) ResolvePaths(ctx context.Context, req ResolveRequest) (ResolveResult, error) {
+func (a *Activities) ResolvePaths(ctx context.Context, req contract.ResolveRequest) (contract.ResolveResult, error) {
 	var out []string
 	add := func(p string) {
 		if !slices.Contains(out, p) {
@@ -44,5 +29,5 @@ func (a *Activities) ResolvePaths(ctx context.Context, req ResolveRequest) (Reso
 		}
 		add(r)
 	}
-	return ResolveResult{Paths: out}, nil
+	return contract.ResolveResult{Paths: out}, nil
 }

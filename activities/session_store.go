@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/toolpipe/toolpipe/budget"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/persisted"
 )
@@ -40,7 +41,7 @@ func (a *Agent) AppendMessages(ctx context.Context, req conversation.AppendReque
 		if !sameMessage(stored, m) {
 			return conversation.AppendReply{}, temporal.NewApplicationErrorWithOptions(
 				fmt.Sprintf("conversation store: message %d of session %s is stored with other content", req.Seq+i, req.SessionID),
-				ErrConversationStore, temporal.ApplicationErrorOptions{NonRetryable: true})
+				contract.ErrConversationStore, temporal.ApplicationErrorOptions{NonRetryable: true})
 		}
 		reply.Sizes = append(reply.Sizes, stored.Size())
 	}
@@ -93,7 +94,7 @@ func storeFailure(err error) error {
 		return nil
 	}
 	if errors.Is(err, persisted.ErrInvalidName) {
-		return temporal.NewApplicationErrorWithOptions("conversation store: "+err.Error(), ErrConversationStore,
+		return temporal.NewApplicationErrorWithOptions("conversation store: "+err.Error(), contract.ErrConversationStore,
 			temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
 	return storeError(err)

@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/activity"
 
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
@@ -18,35 +19,6 @@ import (
 
 // instrumentationName names toolpipe's tracer.
 const instrumentationName = "github.com/toolpipe/toolpipe/activities"
-
-// Span attributes of a tool call. The gen_ai.* names follow OpenTelemetry's
-// semantic conventions for generative AI tool execution, so tracing back ends that
-// know them display tool calls as such; the toolpipe.* ones are ours.
-const (
-	AttrOperation      = attribute.Key("gen_ai.operation.name")
-	AttrToolName       = attribute.Key("gen_ai.tool.name")
-	AttrToolCallID     = attribute.Key("gen_ai.tool.call.id")
-	AttrSessionID      = attribute.Key("toolpipe.session.id")
-	AttrConcurrentSafe = attribute.Key("toolpipe.tool.concurrency_safe")
-	AttrAttempt        = attribute.Key("toolpipe.tool.attempt")
-	AttrIsError        = attribute.Key("toolpipe.tool.is_error")
-	AttrResultSize     = attribute.Key("toolpipe.tool.result_size")
-	AttrOutputSize     = attribute.Key("toolpipe.tool.output_size")
-	AttrPersisted      = attribute.Key("toolpipe.tool.persisted")
-	AttrErrorLine      = attribute.Key("toolpipe.tool.error")
-	// AttrSummary is the call as people read it: the tool and its main argument,
-	// shortened ("Bash(npm test)"), so a trace says what each call did.
-	AttrSummary = attribute.Key("toolpipe.tool.summary")
-	// AttrErrorType and AttrExitCode are OpenTelemetry's general names: error.type
-	// on every failed operation, process.exit.code for a process that ran.
-	AttrErrorType      = attribute.Key("error.type")
-	AttrExitCode       = attribute.Key("process.exit.code")
-	AttrHookEvent      = attribute.Key("toolpipe.hook.event")
-	AttrHookCommand    = attribute.Key("toolpipe.hook.command")
-	AttrHookExitCode   = attribute.Key("toolpipe.hook.exit_code")
-	AttrHookTimedOut   = attribute.Key("toolpipe.hook.timed_out")
-	AttrHookDurationMs = attribute.Key("toolpipe.hook.duration_ms")
-)
 
 // Metric names, reported through the Temporal SDK's metrics handler (so they carry
 // its activity_type, task_queue, namespace and workflow_type tags).
@@ -120,12 +92,12 @@ func (a *Activities) observed(name string, fn ToolFunc) ToolFunc {
 			safe = def.IsConcurrencySafe(call.Input)
 		}
 		attrs := []attribute.KeyValue{
-			AttrOperation.String("execute_tool"), AttrToolName.String(name), AttrToolCallID.String(call.ToolUseID),
-			AttrSessionID.String(call.SessionID), AttrConcurrentSafe.Bool(safe),
-			AttrSummary.String(tool.Describe(tool.Block{ID: call.ToolUseID, Name: name, Input: call.Input})),
+			contract.AttrOperation.String("execute_tool"), contract.AttrToolName.String(name), contract.AttrToolCallID.String(call.ToolUseID),
+			contract.AttrSessionID.String(call.SessionID), contract.AttrConcurrentSafe.Bool(safe),
+			contract.AttrSummary.String(tool.Describe(tool.Block{ID: call.ToolUseID, Name: name, Input: call.Input})),
 		}
 		if activity.IsActivity(ctx) {
-			attrs = append(attrs, AttrAttempt.Int(int(activity.GetInfo(ctx).Attempt)))
+			attrs = append(attrs, contract.AttrAttempt.Int(int(activity.GetInfo(ctx).Attempt)))
 		}
 		tracer := trace.SpanFromContext(ctx).TracerProvider().Tracer(instrumentationName)
 		ctx, span := tracer.Start(ctx, "execute_tool "+name, trace.WithAttributes(attrs...))
@@ -140,13 +112,13 @@ func (a *Activities) observed(name string, fn ToolFunc) ToolFunc {
 		elapsed := time.Since(start)
 
 		st.mu.Lock()
-		span.SetAttributes(AttrIsError.Bool(out.IsError || err != nil), AttrResultSize.Int(len(out.Content)), AttrPersisted.Bool(st.persisted))
+		span.SetAttributes(contract.AttrIsError.Bool(out.IsError || err != nil), contract.AttrResultSize.Int(len(out.Content)), contract.AttrPersisted.Bool(st.persisted))
 		if st.outputSize > 0 {
-			span.SetAttributes(AttrOutputSize.Int64(st.outputSize))
+			span.SetAttributes(contract.AttrOutputSize.Int64(st.outputSize))
 		}
 		exitCode := st.exitCode
 		if exitCode != nil {
-			span.SetAttributes(AttrExitCode.Int(*exitCode))
+			span.SetAttributes(contract.AttrExitCode.Int(*exitCode))
 		}
 		persistedN := st.persistedN
 		st.mu.Unlock()
@@ -154,7 +126,7 @@ func (a *Activities) observed(name string, fn ToolFunc) ToolFunc {
 		case err != nil:
 			span.RecordError(err)
 			span.SetStatus(codes.Error, err.Error())
-			span.SetAttributes(AttrErrorType.String("infrastructure"))
+			span.SetAttributes(contract.AttrErrorType.String("infrastructure"))
 		case out.IsError:
 			// The model gets the error as a result and goes on, but the call did
 			// fail: back ends filter and colour failed operations by the span's
@@ -167,7 +139,7 @@ func (a *Activities) observed(name string, fn ToolFunc) ToolFunc {
 				desc = fmt.Sprintf("Exit code %d", *exitCode)
 			}
 			span.SetStatus(codes.Error, desc)
-			span.SetAttributes(AttrErrorLine.String(line), AttrErrorType.String("tool_error"))
+			span.SetAttributes(contract.AttrErrorLine.String(line), contract.AttrErrorType.String("tool_error"))
 		}
 		record(ctx, out, err, elapsed, persistedN)
 		return out, err
@@ -181,11 +153,11 @@ func observedHook(fn func(context.Context, hooks.Invocation) (hooks.Run, error))
 	return func(ctx context.Context, inv hooks.Invocation) (hooks.Run, error) {
 		tracer := trace.SpanFromContext(ctx).TracerProvider().Tracer(instrumentationName)
 		ctx, span := tracer.Start(ctx, "execute_hook "+string(inv.Event), trace.WithAttributes(
-			AttrHookEvent.String(string(inv.Event)), AttrToolCallID.String(inv.ToolUseID),
-			AttrSessionID.String(inv.SessionID), AttrHookCommand.String(firstLine(inv.Command))))
+			contract.AttrHookEvent.String(string(inv.Event)), contract.AttrToolCallID.String(inv.ToolUseID),
+			contract.AttrSessionID.String(inv.SessionID), contract.AttrHookCommand.String(firstLine(inv.Command))))
 		defer span.End()
 		run, err := fn(ctx, inv)
-		span.SetAttributes(AttrHookExitCode.Int(run.ExitCode), AttrHookTimedOut.Bool(run.TimedOut), AttrHookDurationMs.Int64(run.Duration.Milliseconds()))
+		span.SetAttributes(contract.AttrHookExitCode.Int(run.ExitCode), contract.AttrHookTimedOut.Bool(run.TimedOut), contract.AttrHookDurationMs.Int64(run.Duration.Milliseconds()))
 		switch {
 		case err != nil:
 			span.RecordError(err)

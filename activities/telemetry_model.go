@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
 )
 
@@ -72,16 +73,16 @@ func observedModel[Req, Reply any](fn func(context.Context, Req) (Reply, error),
 		mr := request(req)
 		tracer := trace.SpanFromContext(ctx).TracerProvider().Tracer(instrumentationName)
 		ctx, span := tracer.Start(ctx, "chat "+mr.Model, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(
-			AttrOperation.String("chat"), AttrProvider.String(providerAnthropic), AttrSystem.String(providerAnthropic),
+			contract.AttrOperation.String("chat"), AttrProvider.String(providerAnthropic), AttrSystem.String(providerAnthropic),
 			AttrRequestModel.String(mr.Model), AttrMaxTokens.Int(mr.MaxTokens),
-			AttrSessionID.String(mr.SessionID), AttrSeq.Int(mr.Seq)))
+			contract.AttrSessionID.String(mr.SessionID), AttrSeq.Int(mr.Seq)))
 		defer span.End()
 		call := &modelCall{}
 		out, err := fn(context.WithValue(ctx, modelCallKey{}, call), req)
 		if err != nil {
 			span.RecordError(err)
 			span.SetStatus(codes.Error, err.Error())
-			span.SetAttributes(AttrErrorType.String(errorType(err)))
+			span.SetAttributes(contract.AttrErrorType.String(errorType(err)))
 			return out, err
 		}
 		usage, stop := reply(out)
@@ -123,8 +124,8 @@ func (a *Agent) observedCallModel() func(context.Context, conversation.ModelRequ
 		func(r conversation.ModelReply) (conversation.Usage, string) { return r.Usage, r.StopReason })
 }
 
-func (a *Agent) observedCompact() func(context.Context, CompactRequest) (CompactReply, error) {
+func (a *Agent) observedCompact() func(context.Context, contract.CompactRequest) (contract.CompactReply, error) {
 	return observedModel(a.CompactConversation,
-		func(r CompactRequest) conversation.ModelRequest { return r.Model },
-		func(r CompactReply) (conversation.Usage, string) { return r.Usage, "" })
+		func(r contract.CompactRequest) conversation.ModelRequest { return r.Model },
+		func(r contract.CompactReply) (conversation.Usage, string) { return r.Usage, "" })
 }

@@ -11,12 +11,9 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/hooks"
 )
-
-// TranscriptActivityName is the activity type that appends to a session's
-// transcript (AppendTranscript).
-const TranscriptActivityName = "AppendTranscript"
 
 // transcriptDedupWindow is how much of the end of a transcript is searched for the
 // entries about to be appended: a retried append wrote them last, so they can only
@@ -30,7 +27,7 @@ const transcriptDedupWindow = 1 << 20
 func (a *Activities) AppendTranscript(ctx context.Context, in hooks.TranscriptAppend) error {
 	if !filepath.IsAbs(in.Path) {
 		return temporal.NewApplicationErrorWithOptions(fmt.Sprintf("transcript: path %q is not absolute", in.Path),
-			ErrBadCall, temporal.ApplicationErrorOptions{NonRetryable: true})
+			contract.ErrBadCall, temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
 	if err := os.MkdirAll(filepath.Dir(in.Path), 0o700); err != nil {
 		return fmt.Errorf("transcript: %w", err)
@@ -51,7 +48,7 @@ func (a *Activities) AppendTranscript(ctx context.Context, in hooks.TranscriptAp
 		}
 		line, err := json.Marshal(e)
 		if err != nil {
-			return temporal.NewApplicationErrorWithOptions("transcript: "+err.Error(), ErrBadCall,
+			return temporal.NewApplicationErrorWithOptions("transcript: "+err.Error(), contract.ErrBadCall,
 				temporal.ApplicationErrorOptions{NonRetryable: true})
 		}
 		buf.Write(line)

@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/devserver"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/testenv"
@@ -117,7 +118,7 @@ func TestTurnSpanTree(t *testing.T) {
 	var hookSpans []tracetest.SpanStub
 	for _, s := range got {
 		if strings.HasPrefix(s.Name, "execute_tool ") {
-			tools[attr(s, activities.AttrToolCallID)] = s
+			tools[attr(s, contract.AttrToolCallID)] = s
 		}
 		if strings.HasPrefix(s.Name, "execute_hook ") {
 			hookSpans = append(hookSpans, s)
@@ -131,7 +132,7 @@ func TestTurnSpanTree(t *testing.T) {
 	if c := chain(hookSpans[0]); c != "execute_hook PreToolUse < RunActivity:RunHook < StartActivity:RunHook < RunWorkflow:Turn < StartWorkflow:Turn" {
 		t.Errorf("hook span chain: %s", c)
 	}
-	if attr(hookSpans[0], activities.AttrToolCallID) != "r1" || attr(hookSpans[0], activities.AttrHookExitCode) != "0" || attr(hookSpans[0], activities.AttrHookDurationMs) == "" {
+	if attr(hookSpans[0], contract.AttrToolCallID) != "r1" || attr(hookSpans[0], contract.AttrHookExitCode) != "0" || attr(hookSpans[0], contract.AttrHookDurationMs) == "" {
 		t.Errorf("hook span attributes: %v", hookSpans[0].Attributes)
 	}
 	if len(tools) != 4 {
@@ -148,11 +149,11 @@ func TestTurnSpanTree(t *testing.T) {
 		}
 	}
 	for id, want := range map[string]map[attribute.Key]string{
-		"b1": {activities.AttrToolName: "Bash", activities.AttrConcurrentSafe: "true", activities.AttrIsError: "false", activities.AttrPersisted: "false", activities.AttrResultSize: "2",
-			activities.AttrSummary: "Bash(echo hi)", activities.AttrExitCode: "0", activities.AttrErrorType: ""},
-		"r1": {activities.AttrToolName: "Read", activities.AttrConcurrentSafe: "true", activities.AttrIsError: "false", activities.AttrSessionID: "s-trace", activities.AttrExitCode: ""},
-		"b2": {activities.AttrConcurrentSafe: "false", activities.AttrIsError: "true", activities.AttrPersisted: "true", activities.AttrOutputSize: "108894", activities.AttrOperation: "execute_tool",
-			activities.AttrExitCode: "1", activities.AttrErrorType: "tool_error", activities.AttrSummary: "Bash(seq 1 20000; mkdir -p d; false)"},
+		"b1": {contract.AttrToolName: "Bash", contract.AttrConcurrentSafe: "true", contract.AttrIsError: "false", contract.AttrPersisted: "false", contract.AttrResultSize: "2",
+			contract.AttrSummary: "Bash(echo hi)", contract.AttrExitCode: "0", contract.AttrErrorType: ""},
+		"r1": {contract.AttrToolName: "Read", contract.AttrConcurrentSafe: "true", contract.AttrIsError: "false", contract.AttrSessionID: "s-trace", contract.AttrExitCode: ""},
+		"b2": {contract.AttrConcurrentSafe: "false", contract.AttrIsError: "true", contract.AttrPersisted: "true", contract.AttrOutputSize: "108894", contract.AttrOperation: "execute_tool",
+			contract.AttrExitCode: "1", contract.AttrErrorType: "tool_error", contract.AttrSummary: "Bash(seq 1 20000; mkdir -p d; false)"},
 	} {
 		for k, v := range want {
 			if g := attr(tools[id], k); g != v {

@@ -13,6 +13,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
@@ -94,7 +95,7 @@ func TestTurnIsOneTrace(t *testing.T) {
 	}
 	for name, errType := range map[string]string{"execute_tool Nope": "unknown_tool", "execute_tool Read": "invalid_input"} {
 		s := names[name]
-		if s.Status.Code != codes.Error || attr(s, activities.AttrErrorType) != errType || attr(s, activities.AttrToolCallID) == "" {
+		if s.Status.Code != codes.Error || attr(s, contract.AttrErrorType) != errType || attr(s, contract.AttrToolCallID) == "" {
 			t.Errorf("%s: status %+v, attributes %v", name, s.Status, s.Attributes)
 		}
 		if p, ok := names["RunWorkflow:Turn"]; !ok || s.Parent.SpanID() != p.SpanContext.SpanID() {
@@ -150,7 +151,7 @@ func TestModelSpanAttributes(t *testing.T) {
 		seq := attr(s, activities.AttrSeq) // the calls run one after the other: spans end in order
 		u := reqs[i].Usage
 		for k, v := range map[string]string{
-			string(activities.AttrOperation): "chat", string(activities.AttrProvider): "anthropic", string(activities.AttrRequestModel): "claude-test-1",
+			string(contract.AttrOperation): "chat", string(activities.AttrProvider): "anthropic", string(activities.AttrRequestModel): "claude-test-1",
 			string(activities.AttrResponseModel): "claude-test-1",
 			string(activities.AttrInputTokens):   strconv.Itoa(u.TotalInput()), string(activities.AttrOutputTokens): strconv.Itoa(u.OutputTokens),
 			string(activities.AttrCacheReadTokens): strconv.Itoa(u.CacheReadInputTokens), string(activities.AttrCacheCreationTokens): strconv.Itoa(u.CacheCreationInputTokens),

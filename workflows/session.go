@@ -7,8 +7,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/budget"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/persisted"
 	"github.com/toolpipe/toolpipe/tool"
@@ -204,7 +204,7 @@ func (s *session) decide(reply conversation.ModelReply, tr TurnResult) {
 // and reconstructs its budget state; a fork starts from its parent's.
 func (s *session) open(ctx workflow.Context) error {
 	var reply conversation.OpenReply
-	err := workflow.ExecuteActivity(s.storeCtx(ctx, "Open session "+s.in.SessionID), activities.OpenSessionActivityName,
+	err := workflow.ExecuteActivity(s.storeCtx(ctx, "Open session "+s.in.SessionID), contract.OpenSessionActivityName,
 		conversation.OpenRequest{SessionID: s.in.SessionID, Inherited: s.in.Inherited}).Get(ctx, &reply)
 	if err != nil {
 		return err

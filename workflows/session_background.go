@@ -10,7 +10,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/tool"
@@ -84,7 +84,7 @@ func (s *session) startShell(ctx workflow.Context, ask BackgroundAsk) Background
 	}
 	t := &backgroundTask{
 		ID: id, ToolUseID: ask.ToolUseID, Command: in.Command, Description: in.Description, Status: "running",
-		OutputFile: filepath.Join(activities.BackgroundTasksDir(s.resultsDir), id+".output"),
+		OutputFile: filepath.Join(contract.BackgroundTasksDir(s.resultsDir), id+".output"),
 	}
 	actx, cancel := workflow.WithCancel(ctx)
 	t.cancel = cancel
@@ -97,13 +97,13 @@ func (s *session) startShell(ctx workflow.Context, ask BackgroundAsk) Background
 		// reported lost, not started again.
 		RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 1},
 	})
-	fut := workflow.ExecuteActivity(actx, activities.BashBackgroundActivityName, activities.BackgroundRequest{
+	fut := workflow.ExecuteActivity(actx, contract.BashBackgroundActivityName, contract.BackgroundRequest{
 		Call: ask.Call, TaskID: id, OutputFile: t.OutputFile,
 	})
 	s.bg.byID[id] = t
 	s.bg.order = append(s.bg.order, id)
 	workflow.Go(ctx, func(ctx workflow.Context) {
-		var out activities.BackgroundOutcome
+		var out contract.BackgroundOutcome
 		err := fut.Get(ctx, &out)
 		s.taskEnded(ctx, t, out, err)
 	})
@@ -118,7 +118,7 @@ func startedReply(t *backgroundTask) BackgroundReply {
 
 // taskEnded records how a task ended and, unless it was stopped on purpose, tells
 // the model in the next user message (which wakes a session that waits for it).
-func (s *session) taskEnded(ctx workflow.Context, t *backgroundTask, out activities.BackgroundOutcome, err error) {
+func (s *session) taskEnded(ctx workflow.Context, t *backgroundTask, out contract.BackgroundOutcome, err error) {
 	label := fmt.Sprintf("Background command %q", tool.TaskLabel(tool.BashInput{Command: t.Command, Description: t.Description}))
 	var summary string
 	switch {
@@ -178,7 +178,7 @@ func (s *session) stopShell(ctx workflow.Context, id string) BackgroundReply {
 // an outcome, never an error.
 func ownFailure(err error) bool {
 	var ae *temporal.ApplicationError
-	return errors.As(err, &ae) && (ae.Type() == activities.ErrInfrastructure || ae.Type() == activities.ErrBadCall)
+	return errors.As(err, &ae) && (ae.Type() == contract.ErrInfrastructure || ae.Type() == contract.ErrBadCall)
 }
 
 // backgroundRunning says whether any task still runs.

@@ -6,8 +6,8 @@ import (
 
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/budget"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/persisted"
 	"github.com/toolpipe/toolpipe/tool"
@@ -45,7 +45,7 @@ func (s *session) appendPending(ctx workflow.Context) error {
 	head.Next += len(msgs)
 	req.Head = head
 	summary := fmt.Sprintf("Append %d message(s), %d replaced result(s)", len(msgs), len(records))
-	if err := workflow.ExecuteActivity(s.storeCtx(ctx, summary), activities.AppendActivityName, req).Get(ctx, nil); err != nil {
+	if err := workflow.ExecuteActivity(s.storeCtx(ctx, summary), contract.AppendActivityName, req).Get(ctx, nil); err != nil {
 		return err
 	}
 	s.head = head

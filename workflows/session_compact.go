@@ -9,7 +9,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
 )
 
@@ -79,7 +79,7 @@ func (s *session) maybeCompact(ctx workflow.Context) error {
 // loop call again. A second refusal in a row ends the prompt.
 func (s *session) retryTooLong(ctx workflow.Context, err error) (bool, error) {
 	var mf modelFailure
-	if !errors.As(err, &mf) || !activities.IsPromptTooLong(err) || s.triedCompact {
+	if !errors.As(err, &mf) || !contract.IsPromptTooLong(err) || s.triedCompact {
 		return false, nil
 	}
 	if workflow.GetVersion(ctx, contextCompaction, workflow.DefaultVersion, 1) < 1 {
@@ -113,10 +113,10 @@ func (s *session) compact(ctx workflow.Context, trigger, instructions string) er
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval: s.opts.ModelRetryInterval, BackoffCoefficient: 2, MaximumInterval: time.Minute,
 			MaximumAttempts:        s.opts.ModelAttempts,
-			NonRetryableErrorTypes: []string{activities.ErrModelRejected, activities.ErrModelNotConfigured},
+			NonRetryableErrorTypes: []string{contract.ErrModelRejected, contract.ErrModelNotConfigured},
 		},
 	})
-	req := activities.CompactRequest{
+	req := contract.CompactRequest{
 		Model: s.modelRequest(seq, s.head.Conversation), Instructions: instructions, Trigger: trigger,
 		Dir: filepath.Join(filepath.Dir(s.resultsDir), "conversation"),
 	}
@@ -124,8 +124,8 @@ func (s *session) compact(ctx workflow.Context, trigger, instructions string) er
 	if keep {
 		req.KeepBytes = int(KeepShare * float64(s.model.ContextWindow) * bytesPerToken)
 	}
-	var rep activities.CompactReply
-	err := workflow.ExecuteActivity(actx, activities.CompactActivityName, req).Get(ctx, &rep)
+	var rep contract.CompactReply
+	err := workflow.ExecuteActivity(actx, contract.CompactActivityName, req).Get(ctx, &rep)
 	s.phase = "idle"
 	if err != nil {
 		return modelFailure{err}
@@ -135,7 +135,7 @@ func (s *session) compact(ctx workflow.Context, trigger, instructions string) er
 	}
 	// The kept messages are the stored ones, sent before with the budget's decisions
 	// applied: the budget state stays as it is and they go out byte for byte again.
-	s.head.Conversation = activities.Compacted(s.in.SessionID, seq, rep.Size, rep.Kept)
+	s.head.Conversation = contract.Compacted(s.in.SessionID, seq, rep.Size, rep.Kept)
 	s.account(rep.Usage, false)
 	s.lastUsage, s.ctxBytes = conversation.Usage{}, 0
 	s.compactions++

@@ -9,7 +9,7 @@ import (
 
 	enumspb "go.temporal.io/api/enums/v1"
 
-	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/mcptest"
@@ -53,7 +53,7 @@ func TestSessionOffersAndRunsMCPTools(t *testing.T) {
 	}
 	// One listing, by the session; its turns were given the tools.
 	sessionTypes, _ := scheduled(t, testenv.History(t, h.c, run.GetID(), ""))
-	if n := count(sessionTypes, activities.ListMCPToolsActivityName); n != 1 {
+	if n := count(sessionTypes, contract.ListMCPToolsActivityName); n != 1 {
 		t.Fatalf("the session listed %d times: %v", n, sessionTypes)
 	}
 	var turns int
@@ -63,7 +63,7 @@ func TestSessionOffersAndRunsMCPTools(t *testing.T) {
 		}
 		turns++
 		types, _ := scheduled(t, testenv.History(t, h.c, ev.GetStartChildWorkflowExecutionInitiatedEventAttributes().GetWorkflowId(), ""))
-		if slices.Contains(types, activities.ListMCPToolsActivityName) {
+		if slices.Contains(types, contract.ListMCPToolsActivityName) {
 			t.Fatalf("a turn listed the MCP tools again: %v", types)
 		}
 	}

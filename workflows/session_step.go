@@ -7,7 +7,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/tool"
 )
@@ -58,7 +58,7 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 	mreq := s.modelRequest(seq, prefix)
 	mreq.TurnID, mreq.TaskIntake = s.turnID, taskIntake
 	s.ctxBytes = prefix.Bytes()
-	err := workflow.ExecuteActivity(s.modelCtx(ctx), activities.ModelActivityName, mreq).Get(ctx, &reply)
+	err := workflow.ExecuteActivity(s.modelCtx(ctx), contract.ModelActivityName, mreq).Get(ctx, &reply)
 	if err != nil {
 		cancelTurn()
 		_ = s.turn.Get(ctx, nil)                      // its tools stop before the session reports the failure
@@ -126,7 +126,7 @@ func (s *session) modelCtx(ctx workflow.Context) workflow.Context {
 			BackoffCoefficient:     2,
 			MaximumInterval:        time.Minute,
 			MaximumAttempts:        s.opts.ModelAttempts,
-			NonRetryableErrorTypes: []string{activities.ErrModelRejected, activities.ErrModelNotConfigured},
+			NonRetryableErrorTypes: []string{contract.ErrModelRejected, contract.ErrModelNotConfigured},
 		},
 	})
 }

@@ -9,7 +9,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/scheduler"
 	"github.com/toolpipe/toolpipe/tool"
@@ -125,13 +125,13 @@ func runHookCommands(ctx workflow.Context, env hookEnv, e hooks.Event, id string
 	for i, c := range cmds {
 		actx := workflow.WithActivityOptions(ctx, hookOptions(e, c, env.heartbeat))
 		if c.IsPrompt() {
-			futs[i] = workflow.ExecuteActivity(actx, activities.PromptHookActivityName, hooks.PromptInvocation{
+			futs[i] = workflow.ExecuteActivity(actx, contract.PromptHookActivityName, hooks.PromptInvocation{
 				Event: e, ToolUseID: id, Message: hooks.PromptMessage(e, c.Prompt, stdin), Model: c.Model,
 				TimeoutSeconds: c.Timeout, SessionID: env.sessionID,
 			})
 			continue
 		}
-		futs[i] = workflow.ExecuteActivity(actx, activities.HookActivityName, hooks.Invocation{
+		futs[i] = workflow.ExecuteActivity(actx, contract.HookActivityName, hooks.Invocation{
 			Event: e, ToolUseID: id, Command: c.Command, TimeoutSeconds: c.Timeout,
 			Cwd: env.workdir, ProjectDir: project, Stdin: stdin, SessionID: env.sessionID,
 		})

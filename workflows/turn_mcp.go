@@ -7,7 +7,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -48,19 +48,19 @@ func (t *turn) listMCP(ctx workflow.Context) {
 
 // listMCPTools runs the ListMCPTools activity for a turn or a session: read-only, so
 // retried a few times, except when the .mcp.json itself is wrong.
-func listMCPTools(ctx workflow.Context, workdir string, heartbeat time.Duration) (activities.ListMCPToolsResult, error) {
+func listMCPTools(ctx workflow.Context, workdir string, heartbeat time.Duration) (contract.ListMCPToolsResult, error) {
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: mcpListTimeout,
 		HeartbeatTimeout:    heartbeat,
 		Summary:             "List MCP tools of " + workdir,
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval: time.Second, BackoffCoefficient: 2, MaximumAttempts: mcpListAttempts,
-			NonRetryableErrorTypes: []string{activities.ErrBadMCPConfig},
+			NonRetryableErrorTypes: []string{contract.ErrBadMCPConfig},
 		},
 	})
-	var res activities.ListMCPToolsResult
-	err := workflow.ExecuteActivity(actx, activities.ListMCPToolsActivityName,
-		activities.ListMCPToolsRequest{Workdir: workdir}).Get(ctx, &res)
+	var res contract.ListMCPToolsResult
+	err := workflow.ExecuteActivity(actx, contract.ListMCPToolsActivityName,
+		contract.ListMCPToolsRequest{Workdir: workdir}).Get(ctx, &res)
 	return res, err
 }
 
@@ -86,7 +86,7 @@ func (t *turn) lookup(name string) (*tool.Definition, bool) {
 // MCPCall for every MCP tool (its input names the tool).
 func activityType(name string) string {
 	if tool.IsMCPName(name) {
-		return activities.MCPCallActivityName
+		return contract.MCPCallActivityName
 	}
 	return name
 }

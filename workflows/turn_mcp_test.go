@@ -15,7 +15,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/internal/mcptest"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
@@ -89,7 +89,7 @@ func TestTurnMCPListsAndCalls(t *testing.T) {
 	}
 	events := testenv.History(t, h.c, run.GetID(), run.GetRunID())
 	types, summaries := scheduled(t, events)
-	if want := []string{activities.ListMCPToolsActivityName, activities.MCPCallActivityName, activities.MCPCallActivityName}; !slices.Equal(types, want) {
+	if want := []string{contract.ListMCPToolsActivityName, contract.MCPCallActivityName, contract.MCPCallActivityName}; !slices.Equal(types, want) {
 		t.Fatalf("activities %v, want %v", types, want)
 	}
 	if summaries[1] != "mcp__test__echo: `{\"text\":\"hi\"}`" || summaries[2] != "mcp__test__write_note: `{\"text\":\"note\"}`" {
@@ -113,7 +113,7 @@ func TestTurnMCPListsAndCalls(t *testing.T) {
 	if res.Results[0].Content != "echo: given" || res.Results[1].Content != "<tool_use_error>Error: No such tool available: mcp__test__write_note</tool_use_error>" {
 		t.Fatalf("results %+v", res.Results)
 	}
-	if types, _ := scheduled(t, testenv.History(t, h.c, run.GetID(), run.GetRunID())); !slices.Equal(types, []string{activities.MCPCallActivityName}) {
+	if types, _ := scheduled(t, testenv.History(t, h.c, run.GetID(), run.GetRunID())); !slices.Equal(types, []string{contract.MCPCallActivityName}) {
 		t.Fatalf("activities %v", types)
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/permissions"
 	"github.com/toolpipe/toolpipe/tool"
@@ -189,9 +189,9 @@ func (t *turn) request(ctx workflow.Context, b tool.Block) (permissions.Request,
 		Summary:             "Resolve paths of " + tool.Describe(b),
 		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumAttempts: 5},
 	})
-	var res activities.ResolveResult
+	var res contract.ResolveResult
 	waitCtx, _ := workflow.NewDisconnectedContext(ctx)
-	fut := workflow.ExecuteActivity(actx, activities.ResolvePathsActivityName, activities.ResolveRequest{ToolUseID: b.ID, Paths: paths})
+	fut := workflow.ExecuteActivity(actx, contract.ResolvePathsActivityName, contract.ResolveRequest{ToolUseID: b.ID, Paths: paths})
 	if err := fut.Get(waitCtx, &res); err != nil {
 		if temporal.IsCanceledError(err) {
 			return req, err

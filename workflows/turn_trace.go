@@ -8,7 +8,7 @@ import (
 	temporalotel "go.temporal.io/sdk/contrib/opentelemetry"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -34,10 +34,10 @@ func traceRefusedCall(ctx workflow.Context, b tool.Block, r tool.Result, errType
 	_, span := parent.TracerProvider().Tracer(traceInstrumentation).Start(
 		trace.ContextWithSpan(context.Background(), parent), "execute_tool "+b.Name, at,
 		trace.WithAttributes(
-			activities.AttrOperation.String("execute_tool"), activities.AttrToolName.String(b.Name),
-			activities.AttrToolCallID.String(b.ID), activities.AttrSummary.String(tool.Describe(b)),
-			activities.AttrIsError.Bool(true), activities.AttrErrorType.String(errType),
-			activities.AttrErrorLine.String(firstResultLine(r.Content)),
+			contract.AttrOperation.String("execute_tool"), contract.AttrToolName.String(b.Name),
+			contract.AttrToolCallID.String(b.ID), contract.AttrSummary.String(tool.Describe(b)),
+			contract.AttrIsError.Bool(true), contract.AttrErrorType.String(errType),
+			contract.AttrErrorLine.String(firstResultLine(r.Content)),
 		))
 	span.SetStatus(codes.Error, firstResultLine(r.Content))
 	span.End(trace.WithTimestamp(workflow.Now(ctx)))

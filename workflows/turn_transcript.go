@@ -7,7 +7,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/tool"
 )
@@ -75,6 +75,6 @@ func appendTranscript(ctx workflow.Context, path string, entries []hooks.Entry) 
 		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumAttempts: 5},
 	})
 	waitCtx, _ := workflow.NewDisconnectedContext(ctx)
-	return workflow.ExecuteActivity(actx, activities.TranscriptActivityName,
+	return workflow.ExecuteActivity(actx, contract.TranscriptActivityName,
 		hooks.TranscriptAppend{Path: path, Entries: entries}).Get(waitCtx, nil)
 }

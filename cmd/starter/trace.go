@@ -6,14 +6,14 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/contract"
 )
 
 // traceTurn starts the span of `starter run`: the turn's start, every update the
 // command sends it (AddBlocks, CloseIntake, Collect) and so its tools land in one
 // trace (worker.Telemetry.StartTrace). A no-op unless tracing is on.
 func (e *env) traceTurn(ctx context.Context) (context.Context, func()) {
-	ctx, span := e.tel.StartTrace(ctx, "starter run", activities.AttrSessionID.String(e.cfg.Session))
+	ctx, span := e.tel.StartTrace(ctx, "starter run", contract.AttrSessionID.String(e.cfg.Session))
 	return ctx, func() { span.End() }
 }
 
@@ -22,8 +22,8 @@ func (e *env) traceTurn(ctx context.Context) (context.Context, func()) {
 // are below it.
 func (e *env) traceSession(ctx context.Context) (context.Context, func()) {
 	ctx, span := e.tel.StartTrace(ctx, "invoke_agent toolpipe",
-		activities.AttrOperation.String("invoke_agent"), attribute.String("gen_ai.agent.name", "toolpipe"),
-		attribute.String("gen_ai.conversation.id", e.cfg.Session), activities.AttrSessionID.String(e.cfg.Session))
+		contract.AttrOperation.String("invoke_agent"), attribute.String("gen_ai.agent.name", "toolpipe"),
+		attribute.String("gen_ai.conversation.id", e.cfg.Session), contract.AttrSessionID.String(e.cfg.Session))
 	return ctx, func() { span.End() }
 }
 

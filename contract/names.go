@@ -1,0 +1,57 @@
+package contract
+
+// The activity types the workflows schedule by name.
+const (
+	// ModelActivityName streams one assistant message from the model.
+	ModelActivityName = "CallModel"
+	// AppendActivityName stores budgeted messages, their records and originals.
+	AppendActivityName = "AppendMessages"
+	// OpenSessionActivityName opens (or resumes) a session's store.
+	OpenSessionActivityName = "OpenSession"
+	// CompactActivityName writes the summary a session continues from when its
+	// conversation nears the model's context window.
+	CompactActivityName = "CompactConversation"
+	// HookActivityName is the activity type of one hook command (RunHook).
+	HookActivityName = "RunHook"
+	// PromptHookActivityName asks the model for a "prompt" hook's verdict.
+	PromptHookActivityName = "RunPromptHook"
+	// ResolvePathsActivityName resolves the paths a file tool call names.
+	ResolvePathsActivityName = "ResolvePaths"
+	// TranscriptActivityName appends a turn's lines to the session's transcript.
+	TranscriptActivityName = "AppendTranscript"
+	// ListMCPToolsActivityName lists the MCP servers' tools, once per turn or session.
+	ListMCPToolsActivityName = "ListMCPTools"
+	// MCPCallActivityName is the one activity type of every MCP tool call, whose
+	// input names the tool (mcp__SERVER__TOOL).
+	MCPCallActivityName = "MCPCall"
+	// BashBackgroundActivityName runs a Bash command started with run_in_background:
+	// a session's background task (workflows/session_background.go).
+	BashBackgroundActivityName = "BashBackground"
+)
+
+// Error types of tool activity failures (not tool errors, which are results).
+const (
+	// ErrBadCall: the call cannot run (undecodable input); a retry cannot help.
+	ErrBadCall = "BadToolCall"
+	// ErrInfrastructure: the worker could not run the tool (disk, process start).
+	ErrInfrastructure = "ToolInfrastructure"
+	// ErrBadMCPConfig: the working directory's .mcp.json is invalid; retrying cannot
+	// help until it is fixed.
+	ErrBadMCPConfig = "BadMCPConfig"
+)
+
+// Error types of the agent activities' failures.
+const (
+	// ErrModelUnavailable: the model API is overloaded, rate limited, failing (5xx)
+	// or unreachable; Temporal's retry policy retries it.
+	ErrModelUnavailable = "ModelUnavailable"
+	// ErrModelRejected: the model API refused the request (a 4xx other than 429);
+	// sending it again cannot help.
+	ErrModelRejected = "ModelRejected"
+	// ErrModelNotConfigured: the worker has no API key.
+	ErrModelNotConfigured = "ModelNotConfigured"
+	// ErrConversationStore: the conversation store could not be read or written.
+	ErrConversationStore = "ConversationStore"
+	// ErrTurnIntake: a tool_use block could not be handed to the running turn.
+	ErrTurnIntake = "TurnIntake"
+)
