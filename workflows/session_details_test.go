@@ -12,6 +12,7 @@ import (
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/searchattr"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -137,10 +138,10 @@ func TestSessionSearchAttributes(t *testing.T) {
 		}
 		return got
 	}
-	if got := attrs(run.GetID()); got[workflows.SearchAttributeSessionID] != "sess-sa" || got[workflows.SearchAttributeStatus] != workflows.StatusDone {
+	if got := attrs(run.GetID()); got[searchattr.SessionID] != "sess-sa" || got[searchattr.Status] != workflows.StatusDone {
 		t.Fatalf("session search attributes %v", got)
 	}
-	if got := attrs(run.GetID() + "/turn-2"); got[workflows.SearchAttributeSessionID] != "sess-sa" || got[workflows.SearchAttributeStatus] != workflows.StatusDone {
+	if got := attrs(run.GetID() + "/turn-2"); got[searchattr.SessionID] != "sess-sa" || got[searchattr.Status] != workflows.StatusDone {
 		t.Fatalf("turn search attributes %v", got)
 	}
 }
