@@ -1,6 +1,7 @@
 package workflows_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -143,5 +144,19 @@ func TestSessionSearchAttributes(t *testing.T) {
 	}
 	if got := attrs(run.GetID() + "/turn-2"); got[searchattr.SessionID] != "sess-sa" || got[searchattr.Status] != workflows.StatusDone {
 		t.Fatalf("turn search attributes %v", got)
+	}
+}
+
+// The phases are wire values: the state query's JSON (read by the CLI and by any
+// client of the query) carries each as the word it always had.
+func TestSessionPhaseWire(t *testing.T) {
+	for phase, want := range map[workflows.SessionPhase]string{
+		workflows.PhaseIdle: "idle", workflows.PhaseModel: "model", workflows.PhaseTools: "tools",
+		workflows.PhaseBackground: "background", workflows.PhaseCompacting: "compacting", workflows.PhaseDone: "done",
+	} {
+		b, err := json.Marshal(workflows.SessionState{Phase: phase})
+		if err != nil || !strings.Contains(string(b), `"phase":"`+want+`"`) {
+			t.Errorf("phase %q marshals as %s (%v), want \"phase\":%q", phase, b, err, want)
+		}
 	}
 }
