@@ -13,6 +13,8 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+
+	"github.com/toolpipe/toolpipe/searchattr"
 )
 
 // awaitFrontend returns once the frontend serves requests for the namespace,
@@ -57,7 +59,7 @@ func ensureSearchAttributes(ctx context.Context, op operatorservice.OperatorServ
 		return fmt.Errorf("devserver: list search attributes: %w", err)
 	}
 	missing := map[string]enumspb.IndexedValueType{}
-	for name, want := range searchAttributes {
+	for name, want := range searchattr.Registered() {
 		got, ok := resp.GetCustomAttributes()[name]
 		switch {
 		case !ok:

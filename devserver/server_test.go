@@ -16,6 +16,8 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
+
+	"github.com/toolpipe/toolpipe/searchattr"
 )
 
 // TestRestartResumesOpenWorkflows is the reason the server persists to a
@@ -23,7 +25,7 @@ import (
 // search attributes, when a new server starts on the same state directory.
 func TestRestartResumesOpenWorkflows(t *testing.T) {
 	dir := t.TempDir()
-	sessionKey := temporal.NewSearchAttributeKeyKeyword(SearchAttributeSessionID)
+	sessionKey := temporal.NewSearchAttributeKeyKeyword(searchattr.SessionID)
 
 	s1 := startServer(t, Config{StateDir: dir})
 	if _, err := os.Stat(filepath.Join(dir, dbFileName)); err != nil {
@@ -41,7 +43,7 @@ func TestRestartResumesOpenWorkflows(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ListSearchAttributes: %v", err)
 	}
-	for name := range searchAttributes {
+	for name := range searchattr.Registered() {
 		if got := resp.GetCustomAttributes()[name]; got != enumspb.INDEXED_VALUE_TYPE_KEYWORD {
 			t.Errorf("search attribute %s has type %v, want Keyword", name, got)
 		}
@@ -83,7 +85,7 @@ func TestRestartResumesOpenWorkflows(t *testing.T) {
 	eventually(t, 30*time.Second, "workflow listed by session search attribute", func() (bool, error) {
 		list, err := c2.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{
 			Namespace: s2.Namespace(),
-			Query:     SearchAttributeSessionID + ` = "session-1" AND ExecutionStatus = "Running"`,
+			Query:     searchattr.SessionID + ` = "session-1" AND ExecutionStatus = "Running"`,
 		})
 		return err == nil && len(list.GetExecutions()) == 1, err
 	})

@@ -6,10 +6,11 @@ import (
 	"os"
 	"path/filepath"
 
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/server/common/config"
 	sqliteplugin "go.temporal.io/server/common/persistence/sql/sqlplugin/sqlite"
 	sqliteschema "go.temporal.io/server/schema/sqlite"
+
+	"github.com/toolpipe/toolpipe/searchattr"
 )
 
 const (
@@ -22,18 +23,6 @@ const (
 	// between the two.
 	clusterName = "active"
 )
-
-// Search attributes toolpipe registers for its namespace, so sessions can be
-// listed and filtered in the UI and with visibility queries.
-const (
-	SearchAttributeSessionID = "ToolpipeSessionID"
-	SearchAttributeStatus    = "ToolpipeStatus"
-)
-
-var searchAttributes = map[string]enumspb.IndexedValueType{
-	SearchAttributeSessionID: enumspb.INDEXED_VALUE_TYPE_KEYWORD,
-	SearchAttributeStatus:    enumspb.INDEXED_VALUE_TYPE_KEYWORD,
-}
 
 // sqlConfig describes the database file for the SQLite persistence plugin.
 //
@@ -86,7 +75,7 @@ func ensureSchema(cfg *config.SQL) (created bool, err error) {
 // starts, as the Temporal CLI does, means the namespace exists the moment the
 // frontend answers, with no wait for the namespace cache to refresh.
 func ensureNamespace(cfg *config.SQL, namespace string) error {
-	ns, err := sqliteschema.NewNamespaceConfig(clusterName, namespace, false, searchAttributes)
+	ns, err := sqliteschema.NewNamespaceConfig(clusterName, namespace, false, searchattr.Registered())
 	if err != nil {
 		return fmt.Errorf("devserver: namespace %q: %w", namespace, err)
 	}

@@ -3,11 +3,10 @@ package worker
 import (
 	"context"
 
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/sdk/client"
 
-	"github.com/toolpipe/toolpipe/workflows"
+	"github.com/toolpipe/toolpipe/searchattr"
 )
 
 // HasSearchAttributes reports whether the namespace has toolpipe's search
@@ -32,8 +31,8 @@ func hasSearchAttributes(ctx context.Context, c client.Client, namespace string)
 	if err != nil {
 		return false
 	}
-	for _, name := range []string{workflows.SearchAttributeSessionID, workflows.SearchAttributeStatus} {
-		if resp.GetCustomAttributes()[name] != enumspb.INDEXED_VALUE_TYPE_KEYWORD {
+	for name, want := range searchattr.Registered() {
+		if resp.GetCustomAttributes()[name] != want {
 			return false
 		}
 	}

@@ -18,7 +18,6 @@ import (
 
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/contract"
-	"github.com/toolpipe/toolpipe/devserver"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
@@ -240,12 +239,5 @@ func TestTelemetryFromEnvironment(t *testing.T) {
 		if _, err := tpworker.NewTelemetry(context.Background(), tpworker.TelemetryConfig{Getenv: func(k string) string { return bad[k] }}); err == nil {
 			t.Errorf("%v: no error", bad)
 		}
-	}
-}
-
-// The workflows' search attribute names are the ones the embedded server registers.
-func TestSearchAttributeNames(t *testing.T) {
-	if workflows.SearchAttributeSessionID != devserver.SearchAttributeSessionID || workflows.SearchAttributeStatus != devserver.SearchAttributeStatus {
-		t.Fatal("workflows and devserver disagree on the search attribute names")
 	}
 }

@@ -60,7 +60,7 @@ type session struct {
 	modelStop   string
 	lastResults int
 	done        bool
-	phase       string
+	phase       SessionPhase
 
 	turnID string
 	turn   workflow.ChildWorkflowFuture
@@ -91,7 +91,7 @@ type session struct {
 // every model call; messages live in the store. Users add messages with SendUpdate.
 func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 	logSessionStart(ctx, in) // lifecycle_log.go
-	s := &session{in: in, opts: in.Options.withDefaults(), model: in.Model.withDefaults(), toolNames: map[string]string{}, phase: "idle"}
+	s := &session{in: in, opts: in.Options.withDefaults(), model: in.Model.withDefaults(), toolNames: map[string]string{}, phase: PhaseIdle}
 	// Not deferred: the SDK unwinds an evicted workflow's coroutines with Goexit,
 	// which runs defers, and a workflow that is still running must not log its end.
 	res, err := s.run(ctx, in)
@@ -167,7 +167,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 	}
 	s.stopBackground(ctx) // session_background.go
 	s.sessionEnd(ctx)     // session_hooks.go
-	s.done, s.phase = true, "done"
+	s.done, s.phase = true, PhaseDone
 	s.publish(ctx)
 	s.note(SessionEvent{Kind: EventStop, Text: strings.TrimSpace(s.stopReason + " " + s.hookReason)})
 	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {

@@ -272,13 +272,32 @@ type EventsResponse struct {
 	Done   bool           `json:"done"`
 }
 
+// SessionPhase is what a session is doing, as SessionState.Phase reports it (the
+// JSON value is the constant's text).
+type SessionPhase string
+
+// The phases of a session.
+const (
+	// PhaseIdle: between prompts, waiting for a user message.
+	PhaseIdle SessionPhase = "idle"
+	// PhaseModel: a model call streams.
+	PhaseModel SessionPhase = "model"
+	// PhaseTools: the model's tool calls run in a Turn.
+	PhaseTools SessionPhase = "tools"
+	// PhaseBackground: the model has finished and background tasks still run; the
+	// first to end wakes it.
+	PhaseBackground SessionPhase = "background"
+	// PhaseCompacting: the conversation is being summarised to fit the window.
+	PhaseCompacting SessionPhase = "compacting"
+	// PhaseDone: the session has ended.
+	PhaseDone SessionPhase = "done"
+)
+
 // SessionState is the SessionStateQuery's answer.
 type SessionState struct {
 	SessionID string `json:"session_id"`
-	// Phase is "model" (a model call streams), "tools" (the turn runs),
-	// "background" (the model has finished and background tasks still run: the
-	// first to end wakes it), "idle" or "done".
-	Phase string `json:"phase"`
+	// Phase is what the session is doing now.
+	Phase SessionPhase `json:"phase"`
 	// TurnID is the running Turn workflow, if any.
 	TurnID      string             `json:"turn_id,omitempty"`
 	Turns       int                `json:"turns"`

@@ -239,13 +239,13 @@ func (s *session) awaitBackground(ctx workflow.Context) error {
 	}
 	s.note(SessionEvent{Kind: EventNotice, Text: fmt.Sprintf("waiting for background tasks %s: the first to end wakes the model (a message sent meanwhile too)",
 		strings.Join(ids, ", "))})
-	s.stopReason, s.phase = "", "background"
+	s.stopReason, s.phase = "", PhaseBackground
 	s.publish(ctx)
 	err := workflow.Await(ctx, func() bool { return len(s.pendingUser) > 0 || !s.backgroundRunning() })
 	if len(s.pendingUser) == 0 {
 		s.stopReason = reason
 	}
-	s.phase = "idle"
+	s.phase = PhaseIdle
 	return err
 }
 

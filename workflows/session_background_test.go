@@ -100,10 +100,10 @@ func TestBackgroundShellNotifiesWhenItEnds(t *testing.T) {
 
 // waitPhase polls the session's state query until it is in phase: no event tells
 // a test that the session has settled.
-func (h *agentHarness) waitPhase(id, phase string) workflows.SessionState {
+func (h *agentHarness) waitPhase(id string, phase workflows.SessionPhase) workflows.SessionState {
 	h.t.Helper()
 	var st workflows.SessionState
-	poll(h.t, "phase "+phase, func() bool {
+	poll(h.t, "phase "+string(phase), func() bool {
 		v, err := h.c.QueryWorkflow(testenv.Context(h.t), id, "", workflows.SessionStateQuery)
 		return err == nil && v.Get(&st) == nil && st.Phase == phase
 	})
@@ -211,7 +211,7 @@ func TestBackgroundShellLostWithItsWorker(t *testing.T) {
 	)
 	w1 := h.startWorker()
 	run := h.start(workflows.SessionInput{Prompt: "start it", Workdir: work, Options: fastOptions()})
-	st := h.waitPhase(run.GetID(), "background")
+	st := h.waitPhase(run.GetID(), workflows.PhaseBackground)
 	if len(st.BackgroundTasks) != 1 || st.BackgroundTasks[0].ID != id || st.BackgroundTasks[0].Status != "running" {
 		t.Errorf("state's background tasks %+v, want %s running", st.BackgroundTasks, id)
 	}

@@ -104,7 +104,7 @@ func (s *session) compact(ctx workflow.Context, trigger, instructions string) er
 	seq := s.head.Next
 	s.head.Next++
 	before := s.head.Conversation.Len()
-	s.phase = "compacting"
+	s.phase = PhaseCompacting
 	s.publish(ctx)
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: modelTimeout,
@@ -126,7 +126,7 @@ func (s *session) compact(ctx workflow.Context, trigger, instructions string) er
 	}
 	var rep contract.CompactReply
 	err := workflow.ExecuteActivity(actx, contract.CompactActivityName, req).Get(ctx, &rep)
-	s.phase = "idle"
+	s.phase = PhaseIdle
 	if err != nil {
 		return modelFailure{err}
 	}

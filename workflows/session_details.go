@@ -51,15 +51,15 @@ type SessionDetails struct {
 // phaseWords says a session's phase for people.
 func phaseWords(st SessionState) string {
 	switch st.Phase {
-	case "model":
+	case PhaseModel:
 		return fmt.Sprintf("calling model (turn %d)", st.Turns+1)
-	case "tools":
+	case PhaseTools:
 		return fmt.Sprintf("running turn %d", st.Turns+1)
-	case "done":
+	case PhaseDone:
 		return "done: " + st.StopReason
-	case "compacting":
+	case PhaseCompacting:
 		return fmt.Sprintf("compacting the conversation (turn %d)", st.Turns+1)
-	case "background":
+	case PhaseBackground:
 		return "waiting for background tasks"
 	}
 	return "between turns"

@@ -1,6 +1,7 @@
 package workflows_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/searchattr"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -137,10 +139,24 @@ func TestSessionSearchAttributes(t *testing.T) {
 		}
 		return got
 	}
-	if got := attrs(run.GetID()); got[workflows.SearchAttributeSessionID] != "sess-sa" || got[workflows.SearchAttributeStatus] != workflows.StatusDone {
+	if got := attrs(run.GetID()); got[searchattr.SessionID] != "sess-sa" || got[searchattr.Status] != workflows.StatusDone {
 		t.Fatalf("session search attributes %v", got)
 	}
-	if got := attrs(run.GetID() + "/turn-2"); got[workflows.SearchAttributeSessionID] != "sess-sa" || got[workflows.SearchAttributeStatus] != workflows.StatusDone {
+	if got := attrs(run.GetID() + "/turn-2"); got[searchattr.SessionID] != "sess-sa" || got[searchattr.Status] != workflows.StatusDone {
 		t.Fatalf("turn search attributes %v", got)
+	}
+}
+
+// The phases are wire values: the state query's JSON (read by the CLI and by any
+// client of the query) carries each as the word it always had.
+func TestSessionPhaseWire(t *testing.T) {
+	for phase, want := range map[workflows.SessionPhase]string{
+		workflows.PhaseIdle: "idle", workflows.PhaseModel: "model", workflows.PhaseTools: "tools",
+		workflows.PhaseBackground: "background", workflows.PhaseCompacting: "compacting", workflows.PhaseDone: "done",
+	} {
+		b, err := json.Marshal(workflows.SessionState{Phase: phase})
+		if err != nil || !strings.Contains(string(b), `"phase":"`+want+`"`) {
+			t.Errorf("phase %q marshals as %s (%v), want \"phase\":%q", phase, b, err, want)
+		}
 	}
 }

@@ -54,7 +54,7 @@ func TestModelRejectedIsNotRetried(t *testing.T) {
 	if err == nil {
 		err = v.Get(&st)
 	}
-	if err != nil || st.LastError != res.Error || st.Phase != "done" {
+	if err != nil || st.LastError != res.Error || st.Phase != workflows.PhaseDone {
 		t.Fatalf("state %+v, %v", st, err)
 	}
 	v, err = h.c.QueryWorkflow(testenv.Context(t), run.GetID(), "", workflows.EventsQuery, 0)

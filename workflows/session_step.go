@@ -39,7 +39,7 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 		PromptID: s.promptID(ctx), // session_prompt_id.go
 	})
 	defer func() {
-		s.turn, s.turnID, s.phase = nil, "", "idle"
+		s.turn, s.turnID, s.phase = nil, "", PhaseIdle
 		s.publish(ctx)
 	}()
 	if err := s.turn.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
@@ -51,7 +51,7 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 	// Histories from before tasksAsStreamed started every Task once the message had
 	// ended; they replay without the StartTask updates, as they ran.
 	taskIntake := workflow.GetVersion(ctx, tasksAsStreamed, workflow.DefaultVersion, 1) >= 1
-	s.phase = "model"
+	s.phase = PhaseModel
 	s.note(SessionEvent{Kind: EventModel, Text: s.model.Model})
 	s.publish(ctx)
 	var reply conversation.ModelReply
@@ -78,7 +78,7 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 			s.tasks[tu.ID] = s.startTask(ctx, tu, prefix)
 		}
 	}
-	s.phase = "tools"
+	s.phase = PhaseTools
 	s.publish(ctx)
 	var tr TurnResult
 	if err := s.turn.Get(ctx, &tr); err != nil {

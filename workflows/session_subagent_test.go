@@ -160,7 +160,7 @@ func TestTaskStartsBeforeMessageEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 	var st workflows.SessionState
-	if err := v.Get(&st); err != nil || st.Phase != "model" {
+	if err := v.Get(&st); err != nil || st.Phase != workflows.PhaseModel {
 		t.Fatalf("parent state %+v (%v), want phase model", st, err)
 	}
 	release()

@@ -32,7 +32,7 @@ func (s *session) validTask(req StartTaskRequest) error {
 	if req.ID == "" {
 		return errors.New("the Task block has no id")
 	}
-	if s.tasks == nil || s.phase != "model" || req.TurnID != s.turnID {
+	if s.tasks == nil || s.phase != PhaseModel || req.TurnID != s.turnID {
 		return fmt.Errorf("turn %q is not streaming in this session (now %q, phase %s): the Task block %s belongs to no running model call",
 			req.TurnID, s.turnID, s.phase, req.ID)
 	}

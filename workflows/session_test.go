@@ -110,7 +110,7 @@ func TestToolStartsBeforeMessageEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 	var st workflows.SessionState
-	if err := v.Get(&st); err != nil || st.Phase != "model" {
+	if err := v.Get(&st); err != nil || st.Phase != workflows.PhaseModel {
 		t.Fatalf("session state %+v (%v), want phase model", st, err)
 	}
 	close(hold)

@@ -10,19 +10,12 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/scheduler"
+	"github.com/toolpipe/toolpipe/searchattr"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
-// The custom search attributes a turn upserts when TurnInput.SearchAttributes says
-// the namespace has them (the embedded server registers both; see devserver).
-const (
-	// SearchAttributeSessionID (Keyword) is the turn's session id.
-	SearchAttributeSessionID = "ToolpipeSessionID"
-	// SearchAttributeStatus (Keyword) is one of the Status* values below.
-	SearchAttributeStatus = "ToolpipeStatus"
-)
-
-// Values of SearchAttributeStatus.
+// Values of searchattr.Status, which a turn upserts with searchattr.SessionID when
+// TurnInput.SearchAttributes says the namespace has them.
 const (
 	// StatusRunning: the turn has tools to run or may receive more.
 	StatusRunning = "running"
@@ -121,8 +114,8 @@ func (t *turn) upsertStatus(ctx workflow.Context) {
 // only when a value changes. The SDK keeps the values upserted so far (and those set
 // at start), also on replay: they are the state that says what changed.
 func upsertSearchAttributes(ctx workflow.Context, sessionID, status string) {
-	statusKey := temporal.NewSearchAttributeKeyKeyword(SearchAttributeStatus)
-	sessionKey := temporal.NewSearchAttributeKeyKeyword(SearchAttributeSessionID)
+	statusKey := temporal.NewSearchAttributeKeyKeyword(searchattr.Status)
+	sessionKey := temporal.NewSearchAttributeKeyKeyword(searchattr.SessionID)
 	current := workflow.GetTypedSearchAttributes(ctx)
 	var updates []temporal.SearchAttributeUpdate
 	if v, ok := current.GetKeyword(statusKey); !ok || v != status {

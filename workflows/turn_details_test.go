@@ -18,6 +18,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/scheduler"
+	"github.com/toolpipe/toolpipe/searchattr"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -134,8 +135,8 @@ func ensureSearchAttributes(t *testing.T) {
 	_, err := testenv.Client().OperatorService().AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{
 		Namespace: testenv.Server().GetDefaultNamespace(),
 		SearchAttributes: map[string]enumspb.IndexedValueType{
-			workflows.SearchAttributeSessionID: enumspb.INDEXED_VALUE_TYPE_KEYWORD,
-			workflows.SearchAttributeStatus:    enumspb.INDEXED_VALUE_TYPE_KEYWORD,
+			searchattr.SessionID: enumspb.INDEXED_VALUE_TYPE_KEYWORD,
+			searchattr.Status:    enumspb.INDEXED_VALUE_TYPE_KEYWORD,
 		},
 	})
 	var exists *serviceerror.AlreadyExists
@@ -159,14 +160,14 @@ func TestTurnSearchAttributes(t *testing.T) {
 	}
 	sa := d.GetWorkflowExecutionInfo().GetSearchAttributes().GetIndexedFields()
 	got := map[string]string{}
-	for _, k := range []string{workflows.SearchAttributeSessionID, workflows.SearchAttributeStatus} {
+	for _, k := range []string{searchattr.SessionID, searchattr.Status} {
 		var v string
 		if p := sa[k]; p != nil {
 			_ = converter.GetDefaultDataConverter().FromPayload(p, &v)
 		}
 		got[k] = v
 	}
-	if got[workflows.SearchAttributeSessionID] != "sess-sa" || got[workflows.SearchAttributeStatus] != workflows.StatusDone {
+	if got[searchattr.SessionID] != "sess-sa" || got[searchattr.Status] != workflows.StatusDone {
 		t.Errorf("search attributes = %v", got)
 	}
 	if n := upserts(t, h.c, on); n != 2 {
@@ -201,7 +202,7 @@ func statusOf(t *testing.T, c client.Client, run client.WorkflowRun) string {
 		t.Fatal(err)
 	}
 	var v string
-	if p := d.GetWorkflowExecutionInfo().GetSearchAttributes().GetIndexedFields()[workflows.SearchAttributeStatus]; p != nil {
+	if p := d.GetWorkflowExecutionInfo().GetSearchAttributes().GetIndexedFields()[searchattr.Status]; p != nil {
 		_ = converter.GetDefaultDataConverter().FromPayload(p, &v)
 	}
 	return v

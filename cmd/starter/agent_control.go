@@ -81,7 +81,7 @@ func agentStatusCmd() *cobra.Command {
 			out := cmd.OutOrStdout()
 			w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 			fmt.Fprintf(w, "session\t%s\n", st.SessionID)
-			fmt.Fprintf(w, "phase\t%s\n", strings.TrimSpace(st.Phase+" "+st.StopReason))
+			fmt.Fprintf(w, "phase\t%s\n", strings.TrimSpace(string(st.Phase)+" "+st.StopReason))
 			if closed != "" && closed != "completed" {
 				fmt.Fprintf(w, "workflow\t%s\n", closed)
 			}

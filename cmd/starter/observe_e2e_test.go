@@ -18,6 +18,7 @@ import (
 	sdkpb "go.temporal.io/api/sdk/v1"
 	"go.temporal.io/sdk/converter"
 
+	"github.com/toolpipe/toolpipe/searchattr"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -210,8 +211,8 @@ func TestRunProgressAndUIMetadata(t *testing.T) {
 		t.Errorf("static summary %q, details:\n%s", summary, details)
 	}
 	sa := d.GetWorkflowExecutionInfo().GetSearchAttributes().GetIndexedFields()
-	_ = dc.FromPayload(sa[workflows.SearchAttributeStatus], &status)
-	_ = dc.FromPayload(sa[workflows.SearchAttributeSessionID], &session)
+	_ = dc.FromPayload(sa[searchattr.Status], &status)
+	_ = dc.FromPayload(sa[searchattr.SessionID], &session)
 	if status != workflows.StatusDone || session != "default" {
 		t.Errorf("search attributes: status %q, session %q", status, session)
 	}

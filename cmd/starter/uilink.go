@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/toolpipe/toolpipe/searchattr"
 	tpworker "github.com/toolpipe/toolpipe/worker"
-	"github.com/toolpipe/toolpipe/workflows"
 )
 
 // printLink tells where to watch a workflow when the embedded server serves the Web
@@ -18,7 +18,7 @@ func (e *env) printLink(ctx context.Context, workflowID, runID string) {
 	}
 	fmt.Fprintf(e.stderr, "Web UI: %s\n", link)
 	if e.conn.HasSearchAttributes(ctx) {
-		q := fmt.Sprintf("%s=%q", workflows.SearchAttributeSessionID, e.cfg.Session)
+		q := fmt.Sprintf("%s=%q", searchattr.SessionID, e.cfg.Session)
 		fmt.Fprintf(e.stderr, "  this session's workflows: %s\n", tpworker.ListLink(e.conn.UIAddress(e.cfg.StateDir), e.conn.Namespace, q))
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"go.temporal.io/sdk/client"
 
+	"github.com/toolpipe/toolpipe/searchattr"
 	"github.com/toolpipe/toolpipe/tool"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -111,7 +112,7 @@ func TestUIShowsToolSummaries(t *testing.T) {
 	// 2.56 shows both as filters and finds the turn. (Its default columns have no
 	// summary; the README says how to add the search attribute columns.)
 	list := tpworker.ListLink(conn.Server.UIAddress(), conn.Namespace,
-		fmt.Sprintf(`%s="ui-check" AND %s="done"`, workflows.SearchAttributeSessionID, workflows.SearchAttributeStatus))
+		fmt.Sprintf(`%s="ui-check" AND %s="done"`, searchattr.SessionID, searchattr.Status))
 	listWants := []string{"turn-ui-check", `ToolpipeSessionID = "ui-check"`, `ToolpipeStatus = "done"`, "1 COMPLETED"}
 	listText, listPNG := browse(ctx, t, chromium, list, listWants)
 	if err := os.WriteFile(filepath.Join(artifactsDir(t), "ui-list.png"), listPNG, 0o644); err != nil {

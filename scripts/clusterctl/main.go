@@ -27,16 +27,14 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
 	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/toolpipe/toolpipe/searchattr"
 )
 
 // searchAttributes are the ones the embedded server registers for toolpipe's
-// namespace (devserver/sqlite.go); a cluster gets the same, so a turn behaves the
-// same on either. Not imported from devserver: that would link the whole Temporal
-// server into this small tool. test/cluster checks that the two agree.
-var searchAttributes = map[string]enumspb.IndexedValueType{
-	"ToolpipeSessionID": enumspb.INDEXED_VALUE_TYPE_KEYWORD,
-	"ToolpipeStatus":    enumspb.INDEXED_VALUE_TYPE_KEYWORD,
-}
+// namespace too (both take them from package searchattr, a leaf that does not link
+// the Temporal server into this small tool), so a turn behaves the same on either.
+var searchAttributes = searchattr.Registered()
 
 func main() {
 	if len(os.Args) < 2 {

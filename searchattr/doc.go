@@ -1,0 +1,10 @@
+// Package searchattr is the one home of toolpipe's custom search attribute names:
+// the keys a Turn and a Session upsert (package workflows), the ones the embedded
+// server registers (package devserver) and scripts/clusterctl registers on a
+// cluster, and the ones the worker checks a namespace for before it lets a turn
+// upsert them (package worker).
+//
+// It is a leaf: it imports only the Temporal API's enum of attribute types, so the
+// small clusterctl tool and the workflows can both use it without linking the
+// Temporal server or each other. DESIGN §10.
+package searchattr
