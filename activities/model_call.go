@@ -14,6 +14,7 @@ import (
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // CallModel streams the next assistant message of a session and stores it under
@@ -39,7 +40,7 @@ func (a *Agent) CallModel(ctx context.Context, req conversation.ModelRequest) (c
 		return conversation.ModelReply{}, storeError(err)
 	}
 	if hasToolUse(partial) {
-		msg := conversation.Message{Role: conversation.RoleAssistant, Content: partial, StopReason: "tool_use"}
+		msg := conversation.Message{Role: wire.RoleAssistant, Content: partial, StopReason: wire.StopToolUse}
 		return a.finish(ctx, req, msg, conversation.Usage{}, true, true)
 	}
 	if a.cfg.APIKey == "" {
@@ -73,7 +74,7 @@ func (a *Agent) stream(ctx context.Context, req conversation.ModelRequest, param
 			return nil
 		}
 		blocks = append(blocks, b)
-		if b.Type != conversation.BlockToolUse {
+		if b.Type != wire.BlockToolUse {
 			return nil
 		}
 		// Recorded before it is handed over: whatever the turn has, a retry finds.
@@ -85,7 +86,7 @@ func (a *Agent) stream(ctx context.Context, req conversation.ModelRequest, param
 	if err != nil {
 		return conversation.Message{}, conversation.Usage{}, err
 	}
-	msg := conversation.Message{Role: conversation.RoleAssistant, Content: blocks, StopReason: string(acc.StopReason)}
+	msg := conversation.Message{Role: wire.RoleAssistant, Content: blocks, StopReason: string(acc.StopReason)}
 	return msg, usageOf(acc), nil
 }
 
@@ -157,7 +158,7 @@ func (a *Agent) finish(ctx context.Context, req conversation.ModelRequest, msg c
 	}
 	if redeliver {
 		for _, b := range stored.Content {
-			if b.Type == conversation.BlockToolUse {
+			if b.Type == wire.BlockToolUse {
 				if err := a.deliver(ctx, req, b); err != nil {
 					return conversation.ModelReply{}, err
 				}
@@ -210,7 +211,7 @@ func (a *Agent) deliver(ctx context.Context, req conversation.ModelRequest, b co
 func describe(seq int, m conversation.Message, usage conversation.Usage, cut bool) conversation.ModelReply {
 	r := conversation.ModelReply{Seq: seq, Size: m.Size(), StopReason: m.StopReason, Usage: usage, Cut: cut}
 	for _, b := range m.Content {
-		if b.Type != conversation.BlockToolUse {
+		if b.Type != wire.BlockToolUse {
 			continue
 		}
 		tu := conversation.ToolUse{ID: b.ID, Name: b.Name, Summary: tool.Describe(tool.Block{ID: b.ID, Name: b.Name, Input: b.Input})}
@@ -231,9 +232,9 @@ func describe(seq int, m conversation.Message, usage conversation.Usage, cut boo
 // would refuse in a later request.
 func toBlock(c anthropic.ContentBlockUnion) (conversation.Block, bool) {
 	switch c.Type {
-	case conversation.BlockText:
-		return conversation.Block{Type: conversation.BlockText, Text: c.Text}, c.Text != ""
-	case conversation.BlockToolUse:
+	case wire.BlockText:
+		return conversation.Block{Type: wire.BlockText, Text: c.Text}, c.Text != ""
+	case wire.BlockToolUse:
 		in := json.RawMessage(c.Input)
 		// A later request must carry a JSON object; an input cut short (max_tokens)
 		// becomes {} and fails the tool's schema check instead.
@@ -241,14 +242,14 @@ func toBlock(c anthropic.ContentBlockUnion) (conversation.Block, bool) {
 		if len(in) == 0 || json.Unmarshal(in, &obj) != nil || obj == nil {
 			in = json.RawMessage("{}")
 		}
-		return conversation.Block{Type: conversation.BlockToolUse, ID: c.ID, Name: c.Name, Input: in}, true
+		return conversation.Block{Type: wire.BlockToolUse, ID: c.ID, Name: c.Name, Input: in}, true
 	}
 	return conversation.Block{}, false
 }
 
 func hasToolUse(blocks []conversation.Block) bool {
 	for _, b := range blocks {
-		if b.Type == conversation.BlockToolUse {
+		if b.Type == wire.BlockToolUse {
 			return true
 		}
 	}

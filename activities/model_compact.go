@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // CompactPrompt is what the model is asked when a conversation is compacted: a
@@ -110,9 +111,9 @@ func SummaryMessage(summary, dir string, kept int) string {
 func cleanStart(msgs []conversation.Message) []conversation.Message {
 	for len(msgs) > 0 {
 		m := msgs[0]
-		orphan := m.Role != conversation.RoleUser
+		orphan := m.Role != wire.RoleUser
 		for _, b := range m.Content {
-			orphan = orphan || b.Type == conversation.BlockToolResult
+			orphan = orphan || b.Type == wire.BlockToolResult
 		}
 		if !orphan {
 			break
@@ -131,7 +132,7 @@ func (a *Agent) summarize(ctx context.Context, params anthropic.MessageNewParams
 	}
 	var text strings.Builder
 	for _, c := range acc.Content {
-		if c.Type == conversation.BlockText {
+		if c.Type == wire.BlockText {
 			text.WriteString(c.Text)
 		}
 	}

@@ -2,6 +2,7 @@ package activities
 
 import (
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // keptTail chooses the most recent messages a compacted conversation keeps after its
@@ -48,18 +49,18 @@ func canOpenTail(m conversation.Message) bool {
 	if len(m.Content) == 0 {
 		return false
 	}
-	if m.Role == conversation.RoleAssistant {
+	if m.Role == wire.RoleAssistant {
 		for _, b := range m.Content {
-			if b.Text != "" || b.Type == conversation.BlockToolUse {
+			if b.Text != "" || b.Type == wire.BlockToolUse {
 				return true
 			}
 		}
 		return false
 	}
 	for _, b := range m.Content {
-		if b.Type == conversation.BlockToolResult {
+		if b.Type == wire.BlockToolResult {
 			return false
 		}
 	}
-	return m.Role == conversation.RoleUser
+	return m.Role == wire.RoleUser
 }

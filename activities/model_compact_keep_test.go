@@ -15,17 +15,18 @@ import (
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 func keepFixture() ([]conversation.Message, []conversation.Ref) {
 	asst := func(id string) conversation.Message {
-		return conversation.Message{Role: conversation.RoleAssistant, Content: []conversation.Block{
-			{Type: conversation.BlockText, Text: "next"},
-			{Type: conversation.BlockToolUse, ID: id, Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)}}}
+		return conversation.Message{Role: wire.RoleAssistant, Content: []conversation.Block{
+			{Type: wire.BlockText, Text: "next"},
+			{Type: wire.BlockToolUse, ID: id, Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)}}}
 	}
 	res := func(id string, n int) conversation.Message {
-		return conversation.Message{Role: conversation.RoleUser, Content: []conversation.Block{
-			{Type: conversation.BlockToolResult, ToolUseID: id, Content: strings.Repeat("r", n)}}}
+		return conversation.Message{Role: wire.RoleUser, Content: []conversation.Block{
+			{Type: wire.BlockToolResult, ToolUseID: id, Content: strings.Repeat("r", n)}}}
 	}
 	msgs := []conversation.Message{
 		conversation.UserText(strings.Repeat("p", 1000)), // 0: the prompt
@@ -93,7 +94,7 @@ func (noIntake) DeliverTask(context.Context, string, string, string, tool.Block)
 // asking the model again.
 func TestCompactConversationKeepsRecentInStoreAndOnRetry(t *testing.T) {
 	fake, err := fakeanthropic.Start(fakeanthropic.Script{Responses: []fakeanthropic.Response{
-		{Content: []conversation.Block{{Type: conversation.BlockText, Text: "Summary: ls ran three times."}}}}})
+		{Content: []conversation.Block{{Type: wire.BlockText, Text: "Summary: ls ran three times."}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // buildParams turns stored messages into a streaming Messages request. The same
@@ -21,13 +22,13 @@ func buildParams(req conversation.ModelRequest, msgs []conversation.Message) (an
 		var blocks []anthropic.ContentBlockParamUnion
 		for _, b := range m.Content {
 			switch b.Type {
-			case conversation.BlockText:
+			case wire.BlockText:
 				if b.Text != "" {
 					blocks = append(blocks, anthropic.NewTextBlock(b.Text))
 				}
-			case conversation.BlockToolUse:
+			case wire.BlockToolUse:
 				blocks = append(blocks, anthropic.NewToolUseBlock(b.ID, json.RawMessage(b.Input), b.Name))
-			case conversation.BlockToolResult:
+			case wire.BlockToolResult:
 				blocks = append(blocks, toolResult(b))
 			default:
 				return p, fmt.Errorf("message %d: content block type %q cannot be sent", i, b.Type)
@@ -37,9 +38,9 @@ func buildParams(req conversation.ModelRequest, msgs []conversation.Message) (an
 			continue // an empty message (a model that said nothing) would be refused
 		}
 		switch m.Role {
-		case conversation.RoleUser:
+		case wire.RoleUser:
 			p.Messages = append(p.Messages, anthropic.NewUserMessage(blocks...))
-		case conversation.RoleAssistant:
+		case wire.RoleAssistant:
 			p.Messages = append(p.Messages, anthropic.NewAssistantMessage(blocks...))
 		default:
 			return p, fmt.Errorf("message %d: role %q", i, m.Role)

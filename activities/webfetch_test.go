@@ -13,6 +13,7 @@ import (
 	"github.com/toolpipe/toolpipe/persisted"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/webfetch"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // webSite serves a page at /page, a big one at /big, and a redirect to another
@@ -95,7 +96,7 @@ func TestWebFetchLargePagePersisted(t *testing.T) {
 func TestWebFetchAppliesPromptWithModel(t *testing.T) {
 	s := webSite(t)
 	model, err := fakeanthropic.Start(fakeanthropic.Script{Responses: []fakeanthropic.Response{
-		{Content: []conversation.Block{{Type: conversation.BlockText, Text: "Version 4.2."}}},
+		{Content: []conversation.Block{{Type: wire.BlockText, Text: "Version 4.2."}}},
 	}})
 	if err != nil {
 		t.Fatal(err)

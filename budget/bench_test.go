@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // benchConversation is 200 messages: 100 turns of an assistant message and a user
@@ -11,17 +13,17 @@ import (
 func benchConversation() []Message {
 	var msgs []Message
 	for turn := range 100 {
-		user := Message{Role: RoleUser}
+		user := Message{Role: wire.RoleUser}
 		n := 1 + turn%5
 		size := 2_000 + (turn*7919)%40_000
 		if turn == 99 {
 			n, size = 10, 30_000
 		}
-		asstMsg := Message{Role: RoleAssistant, Blocks: []Block{{Type: BlockText, Text: "working"}}}
+		asstMsg := Message{Role: wire.RoleAssistant, Blocks: []Block{{Type: wire.BlockText, Text: "working"}}}
 		for i := range n {
 			id := fmt.Sprintf("toolu_%03d_%d", turn, i)
-			asstMsg.Blocks = append(asstMsg.Blocks, Block{Type: BlockToolUse, ToolUseID: id})
-			user.Blocks = append(user.Blocks, Block{Type: BlockToolResult, ToolUseID: id,
+			asstMsg.Blocks = append(asstMsg.Blocks, Block{Type: wire.BlockToolUse, ToolUseID: id})
+			user.Blocks = append(user.Blocks, Block{Type: wire.BlockToolResult, ToolUseID: id,
 				Text: strings.Repeat("x", size+i)})
 		}
 		msgs = append(msgs, asstMsg, user)

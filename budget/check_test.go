@@ -3,6 +3,8 @@ package budget
 import (
 	"fmt"
 	"slices"
+
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // checkCall is the property tests' independent account of one Enforce call: it walks
@@ -70,7 +72,7 @@ func checkCall(cfg Config, before *State, in, out []Message, recs []Record, afte
 		if len(m.Blocks) != len(out[i].Blocks) || m.Role != out[i].Role {
 			return fmt.Errorf("message %d changed shape", i)
 		}
-		if m.Role == RoleAssistant {
+		if m.Role == wire.RoleAssistant {
 			if err := endGroup(); err != nil {
 				return err
 			}
@@ -80,7 +82,7 @@ func checkCall(cfg Config, before *State, in, out []Message, recs []Record, afte
 			if o.Type != b.Type || o.ToolUseID != b.ToolUseID || o.IsError != b.IsError {
 				return fmt.Errorf("block %d/%d changed more than its text", i, j)
 			}
-			if m.Role != RoleUser || !isCandidate(b) {
+			if m.Role != wire.RoleUser || !isCandidate(b) {
 				if o.Text != b.Text {
 					return fmt.Errorf("unbudgeted block %d/%d changed", i, j)
 				}

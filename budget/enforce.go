@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // DefaultBudgetChars is the reference budget of one wire-level user message: Claude
@@ -123,7 +125,7 @@ func replaceTexts(messages []Message, apply map[string]string) []Message {
 		return out
 	}
 	for i, m := range out {
-		if m.Role != RoleUser {
+		if m.Role != wire.RoleUser {
 			continue
 		}
 		copied := false

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // One unit test per rule of Enforce; the property tests cover their combinations.
@@ -13,13 +15,13 @@ import (
 func shortStub(id, _ string) string { return "[" + id + "]" }
 
 func res(id string, n int) Block {
-	return Block{Type: BlockToolResult, ToolUseID: id, Text: strings.Repeat("x", n)}
+	return Block{Type: wire.BlockToolResult, ToolUseID: id, Text: strings.Repeat("x", n)}
 }
 
-func user(blocks ...Block) Message { return Message{Role: RoleUser, Blocks: blocks} }
+func user(blocks ...Block) Message { return Message{Role: wire.RoleUser, Blocks: blocks} }
 
 func asst() Message {
-	return Message{Role: RoleAssistant, Blocks: []Block{{Type: BlockText, Text: "calling tools"}}}
+	return Message{Role: wire.RoleAssistant, Blocks: []Block{{Type: wire.BlockText, Text: "calling tools"}}}
 }
 
 func cfg1000() Config { return Config{BudgetChars: 1000, Stub: shortStub} }
@@ -38,7 +40,7 @@ func texts(msgs []Message) []string {
 	var ts []string
 	for _, m := range msgs {
 		for _, b := range m.Blocks {
-			if b.Type == BlockToolResult {
+			if b.Type == wire.BlockToolResult {
 				ts = append(ts, b.Text)
 			}
 		}

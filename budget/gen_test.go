@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolpipe/toolpipe/persisted"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // This file generates conversations for the property tests: seeded, so every failure
@@ -122,16 +123,16 @@ func (g *convGen) result(group []string) Block {
 	if g.r.IntN(20) == 0 {
 		text = persisted.Tag + "\npreview\n" + persisted.ClosingTag
 	}
-	return Block{Type: BlockToolResult, ToolUseID: id, Text: text, IsError: g.r.IntN(10) == 0}
+	return Block{Type: wire.BlockToolResult, ToolUseID: id, Text: text, IsError: g.r.IntN(10) == 0}
 }
 
 // round is one assistant turn with its results: sometimes in several consecutive user
 // messages (one wire message), sometimes interleaved with a message of another role.
 func (g *convGen) round() []Message {
-	asst := Message{Role: RoleAssistant, Blocks: []Block{{Type: BlockText, Text: "let me look"}}}
+	asst := Message{Role: wire.RoleAssistant, Blocks: []Block{{Type: wire.BlockText, Text: "let me look"}}}
 	// A tool_result outside a user message must be ignored.
 	if g.r.IntN(10) == 0 {
-		asst.Blocks = append(asst.Blocks, Block{Type: BlockToolResult, ToolUseID: g.newID(), Text: g.text(3000)})
+		asst.Blocks = append(asst.Blocks, Block{Type: wire.BlockToolResult, ToolUseID: g.newID(), Text: g.text(3000)})
 	}
 	msgs := []Message{asst}
 	var group []string
@@ -143,17 +144,17 @@ func (g *convGen) round() []Message {
 	}
 	for range 1 + g.r.IntN(3) {
 		if g.r.IntN(8) == 0 {
-			msgs = append(msgs, Message{Role: "system", Blocks: []Block{{Type: BlockText, Text: "note"}}})
+			msgs = append(msgs, Message{Role: "system", Blocks: []Block{{Type: wire.BlockText, Text: "note"}}})
 		}
-		user := Message{Role: RoleUser}
+		user := Message{Role: wire.RoleUser}
 		for range g.r.IntN(perMessage) {
 			b := g.result(group)
 			group = append(group, b.ToolUseID)
-			asst.Blocks = append(asst.Blocks, Block{Type: BlockToolUse, ToolUseID: b.ToolUseID})
+			asst.Blocks = append(asst.Blocks, Block{Type: wire.BlockToolUse, ToolUseID: b.ToolUseID})
 			user.Blocks = append(user.Blocks, b)
 		}
 		if g.r.IntN(4) == 0 {
-			user.Blocks = append(user.Blocks, Block{Type: BlockText, Text: g.text(500)})
+			user.Blocks = append(user.Blocks, Block{Type: wire.BlockText, Text: g.text(500)})
 		}
 		msgs = append(msgs, user)
 	}

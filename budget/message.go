@@ -5,22 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolpipe/toolpipe/persisted"
-)
-
-// Roles and block types the budget distinguishes. Other values are carried through
-// untouched.
-const (
-	// RoleUser is the role of messages whose tool_result blocks are budgeted.
-	RoleUser = "user"
-	// RoleAssistant is the only role that separates two wire-level user messages.
-	RoleAssistant = "assistant"
-
-	// BlockText is a plain text content block.
-	BlockText = "text"
-	// BlockToolUse is a tool call of the assistant.
-	BlockToolUse = "tool_use"
-	// BlockToolResult is the answer to a tool_use; the only budgeted block type.
-	BlockToolResult = "tool_result"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // Message is one conversation message, in the order the model sees them. Only the
@@ -46,7 +31,7 @@ type Block struct {
 // Enforce and Reconstruct must agree on it exactly, or a reconstructed state would
 // judge results the original froze.
 func isCandidate(b Block) bool {
-	return b.Type == BlockToolResult && !strings.HasPrefix(b.Text, persisted.Tag)
+	return b.Type == wire.BlockToolResult && !strings.HasPrefix(b.Text, persisted.Tag)
 }
 
 // candidate is one tool_use id in one group. The id, not the block, is the unit of
@@ -89,9 +74,9 @@ func collectGroups(messages []Message) groups {
 	var c collector
 	for _, m := range messages {
 		switch m.Role {
-		case RoleAssistant:
+		case wire.RoleAssistant:
 			c.flush()
-		case RoleUser:
+		case wire.RoleUser:
 			for _, b := range m.Blocks {
 				if isCandidate(b) {
 					c.add(b)

@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/toolpipe/toolpipe/persisted"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // Which blocks the budget governs, and how they are grouped into wire messages.
 
 func TestPersistedPreviewsAreNotBudgeted(t *testing.T) {
-	preview := Block{Type: BlockToolResult, ToolUseID: "p",
+	preview := Block{Type: wire.BlockToolResult, ToolUseID: "p",
 		Text: persisted.Tag + strings.Repeat("x", 5000)}
 	msgs := []Message{asst(), user(preview, res("a", 900))}
 	st := NewState()
@@ -24,8 +25,8 @@ func TestPersistedPreviewsAreNotBudgeted(t *testing.T) {
 }
 
 func TestOnlyUserMessagesAreBudgeted(t *testing.T) {
-	odd := Message{Role: RoleAssistant, Blocks: []Block{res("x", 5000)}}
-	msgs := []Message{odd, {Role: RoleUser, Blocks: []Block{{Type: BlockText, Text: strings.Repeat("t", 5000)}}}}
+	odd := Message{Role: wire.RoleAssistant, Blocks: []Block{res("x", 5000)}}
+	msgs := []Message{odd, {Role: wire.RoleUser, Blocks: []Block{{Type: wire.BlockText, Text: strings.Repeat("t", 5000)}}}}
 	st := NewState()
 	out, recs := mustEnforce(t, msgs, st, cfg1000())
 	if len(recs) != 0 || !reflect.DeepEqual(out, msgs) || len(st.SeenIDs) != 0 {

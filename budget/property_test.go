@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // The property tests drive generated conversations turn by turn, as the Turn workflow
@@ -138,7 +140,7 @@ func TestPropEachCallObeysTheRules(t *testing.T) {
 			for i, m := range in {
 				for j, b := range m.Blocks {
 					r, ok := everRecorded[b.ToolUseID]
-					if ok && m.Role == RoleUser && isCandidate(b) && out[i].Blocks[j].Text != r {
+					if ok && m.Role == wire.RoleUser && isCandidate(b) && out[i].Blocks[j].Text != r {
 						t.Fatalf("seed %d: %s sent as %q, recorded %q", seed, b.ToolUseID, out[i].Blocks[j].Text, r)
 					}
 				}

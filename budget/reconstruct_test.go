@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/toolpipe/toolpipe/persisted"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 func TestReconstructMarksEverythingSeenAndRestoresRecords(t *testing.T) {
@@ -21,8 +22,8 @@ func TestReconstructMarksEverythingSeenAndRestoresRecords(t *testing.T) {
 }
 
 func TestReconstructIgnoresWhatEnforceIgnores(t *testing.T) {
-	preview := Block{Type: BlockToolResult, ToolUseID: "p", Text: persisted.Tag + "..."}
-	msgs := []Message{{Role: RoleAssistant, Blocks: []Block{res("x", 1)}}, user(preview)}
+	preview := Block{Type: wire.BlockToolResult, ToolUseID: "p", Text: persisted.Tag + "..."}
+	msgs := []Message{{Role: wire.RoleAssistant, Blocks: []Block{res("x", 1)}}, user(preview)}
 	if st := Reconstruct(msgs, nil, nil); len(st.SeenIDs) != 0 {
 		t.Fatalf("seen = %v", st.SeenIDs)
 	}

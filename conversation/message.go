@@ -6,20 +6,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/budget"
 	"github.com/toolpipe/toolpipe/tool"
-)
-
-// Roles of the Messages API.
-const (
-	RoleUser      = "user"
-	RoleAssistant = "assistant"
-)
-
-// Content block types this package carries. Other types a model may stream (thinking,
-// server tools) are not requested by toolpipe and are dropped by the model activity.
-const (
-	BlockText       = "text"
-	BlockToolUse    = "tool_use"
-	BlockToolResult = "tool_result"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // Message is one message of the conversation, as the Messages API takes it.
@@ -46,14 +33,14 @@ type Block struct {
 
 // UserText is a user message of one text block.
 func UserText(text string) Message {
-	return Message{Role: RoleUser, Content: []Block{{Type: BlockText, Text: text}}}
+	return Message{Role: wire.RoleUser, Content: []Block{{Type: wire.BlockText, Text: text}}}
 }
 
 // ToolResults is the user message answering a turn, in the order given.
 func ToolResults(results []tool.Result) Message {
-	m := Message{Role: RoleUser, Content: make([]Block, 0, len(results))}
+	m := Message{Role: wire.RoleUser, Content: make([]Block, 0, len(results))}
 	for _, r := range results {
-		m.Content = append(m.Content, Block{Type: BlockToolResult, ToolUseID: r.ToolUseID, Content: r.Content, IsError: r.IsError})
+		m.Content = append(m.Content, Block{Type: wire.BlockToolResult, ToolUseID: r.ToolUseID, Content: r.Content, IsError: r.IsError})
 	}
 	return m
 }
@@ -62,7 +49,7 @@ func ToolResults(results []tool.Result) Message {
 func (m Message) ToolUses() []tool.Block {
 	var out []tool.Block
 	for _, b := range m.Content {
-		if b.Type == BlockToolUse {
+		if b.Type == wire.BlockToolUse {
 			out = append(out, tool.Block{ID: b.ID, Name: b.Name, Input: b.Input})
 		}
 	}
@@ -73,7 +60,7 @@ func (m Message) ToolUses() []tool.Block {
 func (m Message) Text() string {
 	var parts []string
 	for _, b := range m.Content {
-		if b.Type == BlockText {
+		if b.Type == wire.BlockText {
 			parts = append(parts, b.Text)
 		}
 	}
@@ -98,7 +85,7 @@ func ToBudget(msgs []Message) []budget.Message {
 		bm := budget.Message{Role: m.Role, Blocks: make([]budget.Block, len(m.Content))}
 		for j, b := range m.Content {
 			bb := budget.Block{Type: b.Type, ToolUseID: b.ToolUseID, IsError: b.IsError}
-			if b.Type == BlockToolResult {
+			if b.Type == wire.BlockToolResult {
 				bb.Text = b.Content
 			} else {
 				bb.Text = b.Text
@@ -118,7 +105,7 @@ func FromBudget(msgs []Message, budgeted []budget.Message) []Message {
 		c := Message{Role: m.Role, Content: make([]Block, len(m.Content))}
 		copy(c.Content, m.Content)
 		for j := range c.Content {
-			if c.Content[j].Type == BlockToolResult {
+			if c.Content[j].Type == wire.BlockToolResult {
 				c.Content[j].Content = budgeted[i].Blocks[j].Text
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // TranscriptFile is the name of a session's transcript under its state directory
@@ -78,14 +80,14 @@ func (b EntryBase) UserPromptEntry(uuid, parent, text string) Entry {
 // AssistantEntry is one content block of an assistant message: Claude Code writes
 // each block of a message as an entry of its own, sharing the message id.
 func (b EntryBase) AssistantEntry(uuid, parent, messageID string, block json.RawMessage) Entry {
-	return b.entry("assistant", uuid, parent, map[string]any{
-		"id": messageID, "type": "message", "role": "assistant", "content": []json.RawMessage{block}})
+	return b.entry(wire.RoleAssistant, uuid, parent, map[string]any{
+		"id": messageID, "type": "message", "role": wire.RoleAssistant, "content": []json.RawMessage{block}})
 }
 
 // ToolResultEntry answers the tool_use of the assistant entry parent.
 func (b EntryBase) ToolResultEntry(uuid, parent, toolUseID, content string, isError bool, response json.RawMessage) Entry {
 	e := b.entry("user", uuid, parent, map[string]any{"role": "user", "content": []any{map[string]any{
-		"type": "tool_result", "tool_use_id": toolUseID, "content": content, "is_error": isError}}})
+		"type": wire.BlockToolResult, "tool_use_id": toolUseID, "content": content, "is_error": isError}}})
 	e.ToolUseResult, e.SourceToolAssistantUUID = response, parent
 	return e
 }

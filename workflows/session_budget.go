@@ -11,6 +11,7 @@ import (
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/persisted"
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // appendPending applies the conversation budget (DESIGN §4.3) to the messages the
@@ -85,7 +86,7 @@ func (s *session) budgetConfig() budget.Config {
 func originalOf(msgs []conversation.Message, id string) string {
 	for _, m := range msgs {
 		for _, b := range m.Content {
-			if b.Type == conversation.BlockToolResult && b.ToolUseID == id {
+			if b.Type == wire.BlockToolResult && b.ToolUseID == id {
 				return b.Content
 			}
 		}

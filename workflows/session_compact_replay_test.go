@@ -13,6 +13,7 @@ import (
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -101,14 +102,14 @@ func wantAfter(t *testing.T, r fakeanthropic.Request, summary string, ids ...str
 		t.Fatalf("request of %d messages, want the summary and %d exchanges: %s", len(r.Messages), len(ids), r.Body)
 	}
 	first := r.Messages[0]
-	if first.Role != conversation.RoleUser || !strings.Contains(first.Content[0].Text, summary) ||
+	if first.Role != wire.RoleUser || !strings.Contains(first.Content[0].Text, summary) ||
 		!strings.Contains(first.Content[0].Text, "most recent messages of the conversation follow") {
 		t.Fatalf("the request starts with %+v", first)
 	}
 	for i, id := range ids {
 		use, res := r.Messages[1+2*i], r.Messages[2+2*i]
-		if use.Role != conversation.RoleAssistant || len(use.Content) != 1 || use.Content[0].ID != id ||
-			res.Role != conversation.RoleUser || len(res.Content) != 1 || res.Content[0].ToolUseID != id {
+		if use.Role != wire.RoleAssistant || len(use.Content) != 1 || use.Content[0].ID != id ||
+			res.Role != wire.RoleUser || len(res.Content) != 1 || res.Content[0].ToolUseID != id {
 			b, _ := json.Marshal(r.Messages)
 			t.Fatalf("exchange %d is not %s's call and result: %s", i+1, id, b)
 		}

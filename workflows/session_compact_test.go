@@ -10,6 +10,7 @@ import (
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -75,7 +76,7 @@ func TestSessionCompactsLongSession(t *testing.T) {
 			!strings.Contains(next.Messages[0].Content[0].Text, "Summary ") {
 			t.Fatalf("the request after a compaction starts with %+v", next.Messages[0])
 		}
-		if kept := next.Messages[1:]; len(kept) != 6 || kept[0].Content[0].Type != conversation.BlockToolUse ||
+		if kept := next.Messages[1:]; len(kept) != 6 || kept[0].Content[0].Type != wire.BlockToolUse ||
 			kept[len(kept)-1].Content[0].ToolUseID != r.Messages[len(r.Messages)-2].Content[0].ToolUseID {
 			t.Fatalf("after compaction %d the request goes on with %d messages, want the last 3 Reads and their results", i, len(kept))
 		}

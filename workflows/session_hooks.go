@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // The session-level hook events: SessionStart, Stop (SubagentStop in a sub-agent)
@@ -218,7 +219,7 @@ func (s *session) userPromptRound(ctx workflow.Context) (again bool) {
 func messageText(m conversation.Message) string {
 	var b strings.Builder
 	for _, c := range m.Content {
-		if c.Type == conversation.BlockText {
+		if c.Type == wire.BlockText {
 			b.WriteString(c.Text)
 		}
 	}

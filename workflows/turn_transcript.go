@@ -10,6 +10,7 @@ import (
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // hookTranscript is the change id under which a turn whose hooks have a transcript
@@ -43,7 +44,7 @@ func (t *turn) transcribeUse(ctx workflow.Context, b tool.Block) {
 	if !t.transcribes(ctx) {
 		return
 	}
-	block, _ := json.Marshal(map[string]any{"type": "tool_use", "id": b.ID, "name": b.Name, "input": b.Input})
+	block, _ := json.Marshal(map[string]any{"type": wire.BlockToolUse, "id": b.ID, "name": b.Name, "input": b.Input})
 	msgID := hooks.StableUUID("message", workflow.GetInfo(ctx).WorkflowExecution.ID)
 	t.appendTranscript(ctx, t.entryBase(ctx).AssistantEntry(t.useUUID(ctx, b.ID), t.in.TranscriptParent, msgID, block))
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -35,7 +36,7 @@ func parseMessage(r io.Reader) ([]tool.Block, error) {
 	if err := dec.Decode(&msg); err != nil {
 		return nil, badInput("the input is not a JSON assistant message: %v", err)
 	}
-	if msg.Role != "assistant" {
+	if msg.Role != wire.RoleAssistant {
 		return nil, badInput("the input is not an assistant message: role is %q, want \"assistant\"", msg.Role)
 	}
 	if msg.Content == nil {
@@ -70,7 +71,7 @@ func parseBlock(raw json.RawMessage) (tool.Block, bool, error) {
 		return tool.Block{}, false, fmt.Errorf("not a content block: %v", err)
 	}
 	switch cb.Type {
-	case "tool_use":
+	case wire.BlockToolUse:
 	case "text", "thinking", "redacted_thinking":
 		return tool.Block{}, false, nil
 	case "":
@@ -113,7 +114,7 @@ type toolResultB struct {
 func writeUserMessage(w io.Writer, results []tool.Result) error {
 	msg := userMessage{Role: "user", Content: []toolResultB{}}
 	for _, r := range results {
-		msg.Content = append(msg.Content, toolResultB{Type: "tool_result", ToolUseID: r.ToolUseID, Content: r.Content, IsError: r.IsError})
+		msg.Content = append(msg.Content, toolResultB{Type: wire.BlockToolResult, ToolUseID: r.ToolUseID, Content: r.Content, IsError: r.IsError})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

@@ -12,6 +12,7 @@ import (
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // TestDeployPreviewEndToEnd runs the example's session on a real Temporal server with
@@ -83,7 +84,7 @@ func toolResult(t *testing.T, r fakeanthropic.Request, id string) conversation.B
 	t.Helper()
 	last := r.Messages[len(r.Messages)-1]
 	for _, b := range last.Content {
-		if b.Type == conversation.BlockToolResult && b.ToolUseID == id {
+		if b.Type == wire.BlockToolResult && b.ToolUseID == id {
 			return b
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // Script is what the server answers, in order.
@@ -86,8 +87,8 @@ func (r Response) validate() error {
 	}
 	for _, b := range r.Content {
 		switch b.Type {
-		case conversation.BlockText:
-		case conversation.BlockToolUse:
+		case wire.BlockText:
+		case wire.BlockToolUse:
 			if b.ID == "" || b.Name == "" {
 				return fmt.Errorf("tool_use block without id or name")
 			}
@@ -106,7 +107,7 @@ func (r Response) stopReason() string {
 		return r.StopReason
 	}
 	for _, b := range r.Content {
-		if b.Type == conversation.BlockToolUse {
+		if b.Type == wire.BlockToolUse {
 			return "tool_use"
 		}
 	}

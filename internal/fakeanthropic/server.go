@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // Server is a running fake Messages API.
@@ -281,7 +282,7 @@ func parseRequest(body []byte) (Request, error) {
 		msg := conversation.Message{Role: m.Role}
 		var text string
 		if json.Unmarshal(m.Content, &text) == nil {
-			msg.Content = []conversation.Block{{Type: conversation.BlockText, Text: text}}
+			msg.Content = []conversation.Block{{Type: wire.BlockText, Text: text}}
 		} else {
 			var blocks []wireBlock
 			if err := json.Unmarshal(m.Content, &blocks); err != nil {
@@ -289,7 +290,7 @@ func parseRequest(body []byte) (Request, error) {
 			}
 			for _, b := range blocks {
 				c := b.Block
-				if c.Type == conversation.BlockToolResult {
+				if c.Type == wire.BlockToolResult {
 					c.Content = joinText(b.RawContent)
 				}
 				msg.Content = append(msg.Content, c)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // chunk is how many bytes each text_delta or input_json_delta carries: small, so the
@@ -27,7 +28,7 @@ func outputTokens(r Response) int {
 }
 
 func blockStart(b conversation.Block) map[string]any {
-	if b.Type == conversation.BlockToolUse {
+	if b.Type == wire.BlockToolUse {
 		return map[string]any{"type": "tool_use", "id": b.ID, "name": b.Name, "input": map[string]any{}}
 	}
 	return map[string]any{"type": "text", "text": ""}
@@ -36,7 +37,7 @@ func blockStart(b conversation.Block) map[string]any {
 // deltas splits a block's text or input into streamed pieces.
 func deltas(b conversation.Block) []map[string]any {
 	var out []map[string]any
-	if b.Type == conversation.BlockToolUse {
+	if b.Type == wire.BlockToolUse {
 		in := string(b.Input)
 		if in == "" {
 			in = "{}"
@@ -135,7 +136,7 @@ func streamMessage(ctx context.Context, w http.ResponseWriter, r Response, req R
 func writeMessage(w http.ResponseWriter, r Response, req Request) {
 	content := make([]any, 0, len(r.Content))
 	for _, b := range r.Content {
-		if b.Type == conversation.BlockToolUse {
+		if b.Type == wire.BlockToolUse {
 			in := b.Input
 			if len(in) == 0 {
 				in = json.RawMessage("{}")

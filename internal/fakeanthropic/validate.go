@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // checkMessages refuses what the real API refuses, with its messages: a role other
@@ -22,10 +23,10 @@ func checkMessages(msgs []conversation.Message) error {
 	}
 	var turns []*turn
 	for i, m := range msgs {
-		if m.Role != conversation.RoleUser && m.Role != conversation.RoleAssistant {
+		if m.Role != wire.RoleUser && m.Role != wire.RoleAssistant {
 			return fmt.Errorf("messages.%d.role: Input should be 'user' or 'assistant'", i)
 		}
-		if len(m.Content) == 0 && !(i == len(msgs)-1 && m.Role == conversation.RoleAssistant) {
+		if len(m.Content) == 0 && !(i == len(msgs)-1 && m.Role == wire.RoleAssistant) {
 			return fmt.Errorf("messages.%d: all messages must have non-empty content except for the optional final assistant message", i)
 		}
 		if len(turns) == 0 || turns[len(turns)-1].role != m.Role {
@@ -34,18 +35,18 @@ func checkMessages(msgs []conversation.Message) error {
 		t := turns[len(turns)-1]
 		for k, b := range m.Content {
 			switch b.Type {
-			case conversation.BlockToolUse:
+			case wire.BlockToolUse:
 				t.uses = append(t.uses, b.ID)
-			case conversation.BlockToolResult:
+			case wire.BlockToolResult:
 				t.results[b.ToolUseID] = fmt.Sprintf("messages.%d.content.%d", i, k)
 			}
 		}
 	}
-	if len(turns) > 0 && turns[0].role != conversation.RoleUser {
+	if len(turns) > 0 && turns[0].role != wire.RoleUser {
 		return fmt.Errorf("messages: first message must use the \"user\" role")
 	}
 	for n, t := range turns {
-		if t.role == conversation.RoleAssistant && len(t.uses) > 0 && n+1 < len(turns) {
+		if t.role == wire.RoleAssistant && len(t.uses) > 0 && n+1 < len(turns) {
 			var missing []string
 			for _, id := range t.uses {
 				if _, ok := turns[n+1].results[id]; !ok {
@@ -57,7 +58,7 @@ func checkMessages(msgs []conversation.Message) error {
 					"Each `tool_use` block must have a corresponding `tool_result` block in the next message.", t.first, strings.Join(missing, ", "))
 			}
 		}
-		if t.role != conversation.RoleUser {
+		if t.role != wire.RoleUser {
 			continue
 		}
 		for id, where := range t.results {
