@@ -168,7 +168,7 @@ func TestRunProgressAndUIMetadata(t *testing.T) {
 	errOut := stderr.String()
 	for _, want := range []string{
 		running,
-		"  toolu_a Bash(echo step 1; read _ <gate; echo step 2): done ",
+		"  toolu_a Bash(echo step 1; read _ <gate; echo step 2): done", // a time follows only from 50 ms on
 		"  toolu_b Glob(*.go): done",
 		"  toolu_c Bash(mkdir -p made; false): error",
 		": Exit code 1\n",
