@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -83,7 +83,7 @@ func NewTool(s ToolSpec) (*Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	if activities.ReservedName(s.Name) {
+	if contract.ReservedName(s.Name) {
 		return nil, fmt.Errorf("tool name %q is the name of one of toolpipe's activities (or starts with the SDK's reserved %q); a custom tool's activity is registered under its name: pick another name", s.Name, "__temporal")
 	}
 	if s.Run == nil {
