@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/toolpipe/toolpipe/conversation"
@@ -96,16 +97,26 @@ func TestUserPromptSubmitHook(t *testing.T) {
 // Before keep-arrivals the hooks' step replaced the queue and the message vanished.
 func TestMessageSentDuringPromptHooksIsKept(t *testing.T) {
 	h := newAgentHarness(t, fakeanthropic.Response{Content: []conversation.Block{text("Hello.")}})
+	// Two FIFOs make the hook and the test wait on each other, not on a clock: the
+	// hook opens "started" once it runs and blocks on "release" until the test has
+	// sent its second message.
 	dir := t.TempDir()
-	started, release := filepath.Join(dir, "started"), filepath.Join(dir, "go")
-	hook := fmt.Sprintf(`in=$(cat); case "$in" in *alpha*) touch %q; while [ ! -e %q ]; do sleep 0.05; done;; esac; echo hooked`, started, release)
+	started, release := filepath.Join(dir, "started"), filepath.Join(dir, "release")
+	for _, f := range []string{started, release} {
+		if err := syscall.Mkfifo(f, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hook := fmt.Sprintf(`in=$(cat); case "$in" in *alpha*) echo > %q; read _ < %q;; esac; echo hooked`, started, release)
 	s := &workflows.TurnSettings{ProjectDir: h.work, Hooks: hooks.Config{UserPromptSubmit: []hooks.Group{{Hooks: []hooks.Command{{Command: hook}}}}}}
 	run := h.start(workflows.SessionInput{Prompt: "alpha", Settings: s, Options: fastOptions()})
-	poll(t, "the hook to start", func() bool { _, err := os.Stat(started); return err == nil })
+	if _, err := os.ReadFile(started); err != nil { // returns once the hook has written
+		t.Fatal(err)
+	}
 	if err := h.sendMessage(run.GetID(), "beta"); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(release, nil, 0o644); err != nil {
+	if err := os.WriteFile(release, []byte("\n"), 0o600); err != nil { // the hook is reading
 		t.Fatal(err)
 	}
 	if res := h.result(run); res.StopReason != "end_turn" {
