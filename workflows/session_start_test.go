@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"go.temporal.io/sdk/client"
-	sdkworker "go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/hooks"
@@ -80,22 +78,7 @@ func TestSessionStartAfterCompaction(t *testing.T) {
 	if os.Getenv("TOOLPIPE_RECORD_HISTORY") == "1" {
 		testenv.WriteHistory(t, startCompactHistory, testenv.History(t, h.c, run.GetID(), run.GetRunID()))
 	}
-	r := sdkworker.NewWorkflowReplayer()
-	r.RegisterWorkflowWithOptions(workflows.Session, workflow.RegisterOptions{Name: workflows.SessionWorkflowName})
-	f, err := os.Open(startCompactHistory)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	hist, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.ReplayWorkflowHistoryWithOptions(nil, hist, sdkworker.ReplayWorkflowHistoryOptions{
-		OriginalExecution: workflow.Execution{ID: startCompactReplayID},
-	}); err != nil {
-		t.Fatalf("replay of %s: %v", startCompactHistory, err)
-	}
+	replaySession(t, startCompactHistory, startCompactReplayID) // session_compact_replay_test.go
 }
 
 // A session id that was used before resumes its conversation, and its SessionStart
