@@ -4,7 +4,6 @@
 package typescript
 
 import (
-	"bufio"
 	"net"
 	"os"
 	"os/exec"
@@ -13,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/toolpipe/toolpipe/internal/proctest"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 )
 
@@ -139,45 +138,6 @@ func startDev(t *testing.T, root string) string {
 	dev := exec.Command(bin, "dev", "--state-dir", t.TempDir(), "--port", strconv.Itoa(port), "--ui=false")
 	dev.Env = append(os.Environ(), "TEMPORAL_ADDRESS=", "TOOLPIPE_LOG_LEVEL=error")
 	dev.Stderr = os.Stderr
-	stdout, err := dev.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := dev.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = dev.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = dev.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			_ = dev.Process.Kill()
-		}
-	})
-	// `starter dev` prints "Worker on task queue …" once its worker polls.
-	ready := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		found := false
-		for sc.Scan() {
-			if !found && strings.HasPrefix(sc.Text(), "Worker on task queue") {
-				found = true
-				ready <- true
-			}
-		}
-		if !found {
-			ready <- false
-		}
-	}()
-	select {
-	case ok := <-ready:
-		if !ok {
-			t.Fatal("starter dev exited before its worker started")
-		}
-	case <-time.After(2 * time.Minute):
-		t.Fatal("starter dev did not start its worker within 2 minutes")
-	}
+	proctest.StartDev(t, dev)
 	return "127.0.0.1:" + strconv.Itoa(port)
 }

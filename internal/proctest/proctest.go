@@ -1,5 +1,6 @@
-// Package proctest finds processes and tells whether they are gone, for tests that
-// check that toolpipe leaves no process behind. It reads /proc (Linux).
+// Package proctest handles the processes of end-to-end tests: it finds processes and
+// tells whether they are gone, for tests that check that toolpipe leaves no process
+// behind (it reads /proc, Linux), and starts a `starter dev` and waits until it serves.
 package proctest
 
 import (

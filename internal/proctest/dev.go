@@ -1,0 +1,84 @@
+package proctest
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// devReadyLine is what `starter dev` prints once its worker polls.
+const devReadyLine = "Worker on task queue"
+
+// StartDev starts a prepared `starter dev` command, waits until its worker polls
+// (the line it prints then, not a clock), and stops it with SIGINT when the test
+// ends (killing it if it has not exited 30 s later). Its stderr, unless the caller
+// set it, is kept and shown when it fails to start.
+func StartDev(t *testing.T, dev *exec.Cmd) {
+	t.Helper()
+	stdout, err := dev.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr lockedBuffer
+	if dev.Stderr == nil {
+		dev.Stderr = &stderr
+	}
+	if err := dev.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = dev.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { _ = dev.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			_ = dev.Process.Kill()
+		}
+	})
+	ready := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		found := false
+		for sc.Scan() { // read to the end, so the process never blocks on a full pipe
+			if !found && strings.HasPrefix(sc.Text(), devReadyLine) {
+				found = true
+				ready <- true
+			}
+		}
+		if !found {
+			ready <- false
+		}
+	}()
+	select {
+	case ok := <-ready:
+		if !ok {
+			t.Fatalf("starter dev exited before its worker started:\n%s", stderr.String())
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("starter dev did not start its worker within 2 minutes:\n%s", stderr.String())
+	}
+}
+
+// lockedBuffer is a bytes.Buffer the process writes while the test may read it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
