@@ -32,10 +32,11 @@ type Conversations struct {
 
 // NewConversations stores conversations under stateDir, which must be absolute.
 func NewConversations(stateDir string) (*Conversations, error) {
-	if !filepath.IsAbs(stateDir) {
-		return nil, fmt.Errorf("persist: state dir %q is not absolute", stateDir)
+	dir, err := stateRoot(stateDir)
+	if err != nil {
+		return nil, err
 	}
-	return &Conversations{dir: filepath.Clean(stateDir)}, nil
+	return &Conversations{dir: dir}, nil
 }
 
 func (c *Conversations) base(session string) (string, error) {

@@ -40,10 +40,21 @@ func NewFS(cfg Config) (*FS, error) {
 	if cfg.StateDir == "" {
 		return nil, errors.New("persist: state dir is empty")
 	}
-	if !filepath.IsAbs(cfg.StateDir) {
-		return nil, fmt.Errorf("persist: state dir %q is not absolute", cfg.StateDir)
+	dir, err := stateRoot(cfg.StateDir)
+	if err != nil {
+		return nil, err
 	}
-	return &FS{dir: filepath.Clean(cfg.StateDir)}, nil
+	return &FS{dir: dir}, nil
+}
+
+// stateRoot checks and cleans the state directory every store of this package is
+// rooted at: absolute, so that paths handed to the model never depend on the
+// worker's working directory.
+func stateRoot(stateDir string) (string, error) {
+	if !filepath.IsAbs(stateDir) {
+		return "", fmt.Errorf("persist: state dir %q is not absolute", stateDir)
+	}
+	return filepath.Clean(stateDir), nil
 }
 
 // Path returns where the result of toolUseID in session is (or would be) stored.

@@ -23,10 +23,11 @@ type ReadState struct {
 
 // NewReadState keeps read state under stateDir, which must be absolute.
 func NewReadState(stateDir string) (*ReadState, error) {
-	if !filepath.IsAbs(stateDir) {
-		return nil, fmt.Errorf("persist: state dir %q is not absolute", stateDir)
+	dir, err := stateRoot(stateDir)
+	if err != nil {
+		return nil, err
 	}
-	return &ReadState{dir: filepath.Clean(stateDir)}, nil
+	return &ReadState{dir: dir}, nil
 }
 
 type readStateFile struct {
