@@ -67,7 +67,7 @@ func (a *Agent) CallModel(ctx context.Context, req conversation.ModelRequest) (c
 // stream runs the streaming request, recording and delivering each tool_use block
 // as it completes.
 func (a *Agent) stream(ctx context.Context, req conversation.ModelRequest, params anthropic.MessageNewParams) (conversation.Message, conversation.Usage, error) {
-	var blocks []conversation.Block
+	var blocks []wire.Block
 	acc, err := a.consume(ctx, params, func(sctx context.Context, c anthropic.ContentBlockUnion) error {
 		b, ok := toBlock(c)
 		if !ok {
@@ -187,7 +187,7 @@ func (a *Agent) finish(ctx context.Context, req conversation.ModelRequest, msg c
 // deliver hands a tool_use block to the turn; Task blocks are the Session's own, handed
 // to it when it takes them as they stream (req.TaskIntake), else it reads them from
 // the reply.
-func (a *Agent) deliver(ctx context.Context, req conversation.ModelRequest, b conversation.Block) error {
+func (a *Agent) deliver(ctx context.Context, req conversation.ModelRequest, b wire.Block) error {
 	if req.TurnID == "" {
 		return nil
 	}
@@ -230,10 +230,10 @@ func describe(seq int, m conversation.Message, usage conversation.Usage, cut boo
 // toBlock converts a finished content block; ok is false for types toolpipe does not
 // keep (it asks for no thinking or server tools) and for empty texts, which the API
 // would refuse in a later request.
-func toBlock(c anthropic.ContentBlockUnion) (conversation.Block, bool) {
+func toBlock(c anthropic.ContentBlockUnion) (wire.Block, bool) {
 	switch c.Type {
 	case wire.BlockText:
-		return conversation.Block{Type: wire.BlockText, Text: c.Text}, c.Text != ""
+		return wire.Block{Type: wire.BlockText, Text: c.Text}, c.Text != ""
 	case wire.BlockToolUse:
 		in := json.RawMessage(c.Input)
 		// A later request must carry a JSON object; an input cut short (max_tokens)
@@ -242,12 +242,12 @@ func toBlock(c anthropic.ContentBlockUnion) (conversation.Block, bool) {
 		if len(in) == 0 || json.Unmarshal(in, &obj) != nil || obj == nil {
 			in = json.RawMessage("{}")
 		}
-		return conversation.Block{Type: wire.BlockToolUse, ID: c.ID, Name: c.Name, Input: in}, true
+		return wire.Block{Type: wire.BlockToolUse, ID: c.ID, Name: c.Name, Input: in}, true
 	}
-	return conversation.Block{}, false
+	return wire.Block{}, false
 }
 
-func hasToolUse(blocks []conversation.Block) bool {
+func hasToolUse(blocks []wire.Block) bool {
 	for _, b := range blocks {
 		if b.Type == wire.BlockToolUse {
 			return true

@@ -20,12 +20,12 @@ import (
 
 func keepFixture() ([]conversation.Message, []conversation.Ref) {
 	asst := func(id string) conversation.Message {
-		return conversation.Message{Role: wire.RoleAssistant, Content: []conversation.Block{
+		return conversation.Message{Role: wire.RoleAssistant, Content: []wire.Block{
 			{Type: wire.BlockText, Text: "next"},
 			{Type: wire.BlockToolUse, ID: id, Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)}}}
 	}
 	res := func(id string, n int) conversation.Message {
-		return conversation.Message{Role: wire.RoleUser, Content: []conversation.Block{
+		return conversation.Message{Role: wire.RoleUser, Content: []wire.Block{
 			{Type: wire.BlockToolResult, ToolUseID: id, Content: strings.Repeat("r", n)}}}
 	}
 	msgs := []conversation.Message{
@@ -94,7 +94,7 @@ func (noIntake) DeliverTask(context.Context, string, string, string, tool.Block)
 // asking the model again.
 func TestCompactConversationKeepsRecentInStoreAndOnRetry(t *testing.T) {
 	fake, err := fakeanthropic.Start(fakeanthropic.Script{Responses: []fakeanthropic.Response{
-		{Content: []conversation.Block{{Type: wire.BlockText, Text: "Summary: ls ran three times."}}}}})
+		{Content: []wire.Block{{Type: wire.BlockText, Text: "Summary: ls ran three times."}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

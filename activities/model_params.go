@@ -63,7 +63,7 @@ func buildParams(req conversation.ModelRequest, msgs []conversation.Message) (an
 
 // toolResult sends a result's text as one text block; an empty result is sent
 // without content, as the API refuses empty text blocks.
-func toolResult(b conversation.Block) anthropic.ContentBlockParamUnion {
+func toolResult(b wire.Block) anthropic.ContentBlockParamUnion {
 	r := anthropic.ToolResultBlockParam{ToolUseID: b.ToolUseID}
 	if b.IsError {
 		r.IsError = anthropic.Bool(true)

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/persisted"
 	"github.com/toolpipe/toolpipe/tool"
@@ -96,7 +95,7 @@ func TestWebFetchLargePagePersisted(t *testing.T) {
 func TestWebFetchAppliesPromptWithModel(t *testing.T) {
 	s := webSite(t)
 	model, err := fakeanthropic.Start(fakeanthropic.Script{Responses: []fakeanthropic.Response{
-		{Content: []conversation.Block{{Type: wire.BlockText, Text: "Version 4.2."}}},
+		{Content: []wire.Block{{Type: wire.BlockText, Text: "Version 4.2."}}},
 	}})
 	if err != nil {
 		t.Fatal(err)

@@ -19,12 +19,12 @@ func benchConversation() []Message {
 		if turn == 99 {
 			n, size = 10, 30_000
 		}
-		asstMsg := Message{Role: wire.RoleAssistant, Blocks: []Block{{Type: wire.BlockText, Text: "working"}}}
+		asstMsg := Message{Role: wire.RoleAssistant, Blocks: []wire.Block{{Type: wire.BlockText, Text: "working"}}}
 		for i := range n {
 			id := fmt.Sprintf("toolu_%03d_%d", turn, i)
-			asstMsg.Blocks = append(asstMsg.Blocks, Block{Type: wire.BlockToolUse, ToolUseID: id})
-			user.Blocks = append(user.Blocks, Block{Type: wire.BlockToolResult, ToolUseID: id,
-				Text: strings.Repeat("x", size+i)})
+			asstMsg.Blocks = append(asstMsg.Blocks, wire.Block{Type: wire.BlockToolUse, ToolUseID: id})
+			user.Blocks = append(user.Blocks, wire.Block{Type: wire.BlockToolResult, ToolUseID: id,
+				Content: strings.Repeat("x", size+i)})
 		}
 		msgs = append(msgs, asstMsg, user)
 	}

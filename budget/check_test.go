@@ -83,49 +83,49 @@ func checkCall(cfg Config, before *State, in, out []Message, recs []Record, afte
 				return fmt.Errorf("block %d/%d changed more than its text", i, j)
 			}
 			if m.Role != wire.RoleUser || !isCandidate(b) {
-				if o.Text != b.Text {
+				if o.Text != b.Text || o.Content != b.Content {
 					return fmt.Errorf("unbudgeted block %d/%d changed", i, j)
 				}
 				continue
 			}
 			id := b.ToolUseID
 			if r, ok := repl[id]; ok {
-				if o.Text != r {
+				if o.Content != r {
 					return fmt.Errorf("%s: replacement not re-applied", id)
 				}
 				inTotal, outTotal, minTotal = inTotal+len(r), outTotal+len(r), minTotal+len(r)
 				continue
 			}
 			if cfg.Exempt != nil && cfg.Exempt(id) || seen[id] {
-				if o.Text != b.Text {
+				if o.Content != b.Content {
 					return fmt.Errorf("%s: exempt or frozen result changed", id)
 				}
 				if !(cfg.Exempt != nil && cfg.Exempt(id)) {
-					inTotal, outTotal, minTotal = inTotal+len(b.Text), outTotal+len(b.Text), minTotal+len(b.Text)
+					inTotal, outTotal, minTotal = inTotal+len(b.Content), outTotal+len(b.Content), minTotal+len(b.Content)
 				}
 				continue
 			}
 			f := freshIDs[id]
 			if f == nil {
-				f = &fresh{first: b.Text, recordedAt: -1}
+				f = &fresh{first: b.Content, recordedAt: -1}
 				if k, ok := recorded[id]; ok {
 					f.recordedAt = k
 				}
 				freshIDs[id] = f
 				order = append(order, id)
 			}
-			f.size += len(b.Text)
+			f.size += len(b.Content)
 			f.n++
 			f.stubSize = f.n * len(cfg.Stub(id, f.first))
-			want := b.Text
+			want := b.Content
 			if f.recordedAt >= 0 {
 				want = cfg.Stub(id, f.first)
 			}
-			if o.Text != want {
-				return fmt.Errorf("%s: sent %q, want %q", id, o.Text, want)
+			if o.Content != want {
+				return fmt.Errorf("%s: sent %q, want %q", id, o.Content, want)
 			}
-			inTotal += len(b.Text)
-			outTotal += len(o.Text)
+			inTotal += len(b.Content)
+			outTotal += len(o.Content)
 		}
 	}
 	if err := endGroup(); err != nil {

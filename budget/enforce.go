@@ -131,7 +131,7 @@ func replaceTexts(messages []Message, apply map[string]string) []Message {
 		copied := false
 		for j, b := range m.Blocks {
 			r, ok := apply[b.ToolUseID]
-			if !ok || !isCandidate(b) || b.Text == r {
+			if !ok || !isCandidate(b) || b.Content == r {
 				continue
 			}
 			if !copied {
@@ -139,7 +139,7 @@ func replaceTexts(messages []Message, apply map[string]string) []Message {
 				out[i].Blocks = m.Blocks
 				copied = true
 			}
-			m.Blocks[j].Text = r
+			m.Blocks[j].Content = r
 		}
 	}
 	return out

@@ -14,14 +14,14 @@ import (
 
 func shortStub(id, _ string) string { return "[" + id + "]" }
 
-func res(id string, n int) Block {
-	return Block{Type: wire.BlockToolResult, ToolUseID: id, Text: strings.Repeat("x", n)}
+func res(id string, n int) wire.Block {
+	return wire.Block{Type: wire.BlockToolResult, ToolUseID: id, Content: strings.Repeat("x", n)}
 }
 
-func user(blocks ...Block) Message { return Message{Role: wire.RoleUser, Blocks: blocks} }
+func user(blocks ...wire.Block) Message { return Message{Role: wire.RoleUser, Blocks: blocks} }
 
 func asst() Message {
-	return Message{Role: wire.RoleAssistant, Blocks: []Block{{Type: wire.BlockText, Text: "calling tools"}}}
+	return Message{Role: wire.RoleAssistant, Blocks: []wire.Block{{Type: wire.BlockText, Text: "calling tools"}}}
 }
 
 func cfg1000() Config { return Config{BudgetChars: 1000, Stub: shortStub} }
@@ -41,7 +41,7 @@ func texts(msgs []Message) []string {
 	for _, m := range msgs {
 		for _, b := range m.Blocks {
 			if b.Type == wire.BlockToolResult {
-				ts = append(ts, b.Text)
+				ts = append(ts, b.Content)
 			}
 		}
 	}
@@ -85,7 +85,7 @@ func TestLargestFreshIsReplacedFirstUntilItFits(t *testing.T) {
 
 func TestTiesAreBrokenByArrivalOrder(t *testing.T) {
 	// More results than the standard library sorts stably by accident.
-	var blocks []Block
+	var blocks []wire.Block
 	for i := range 40 {
 		blocks = append(blocks, res(fmt.Sprintf("t%02d", i), 100))
 	}
@@ -202,7 +202,7 @@ func TestEnforceDoesNotModifyItsInput(t *testing.T) {
 		t.Fatal("input modified")
 	}
 	out = append(out, user(res("z", 1)))
-	out[1].Blocks[1].Text = "scribble" // a changed message owns its blocks
+	out[1].Blocks[1].Content = "scribble" // a changed message owns its blocks
 	if !reflect.DeepEqual(msgs, orig) {
 		t.Fatal("output aliases the input where it changed")
 	}

@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -109,7 +110,7 @@ func (g *convGen) newID() string {
 
 // result builds one tool_result; now and then it repeats an id or is already a
 // persisted preview, the cases a simple model of the world would forget.
-func (g *convGen) result(group []string) Block {
+func (g *convGen) result(group []string) wire.Block {
 	id := ""
 	switch p := g.r.IntN(100); {
 	case p < 3 && len(group) > 0:
@@ -123,16 +124,16 @@ func (g *convGen) result(group []string) Block {
 	if g.r.IntN(20) == 0 {
 		text = persisted.Tag + "\npreview\n" + persisted.ClosingTag
 	}
-	return Block{Type: wire.BlockToolResult, ToolUseID: id, Text: text, IsError: g.r.IntN(10) == 0}
+	return wire.Block{Type: wire.BlockToolResult, ToolUseID: id, Content: text, IsError: g.r.IntN(10) == 0}
 }
 
 // round is one assistant turn with its results: sometimes in several consecutive user
 // messages (one wire message), sometimes interleaved with a message of another role.
 func (g *convGen) round() []Message {
-	asst := Message{Role: wire.RoleAssistant, Blocks: []Block{{Type: wire.BlockText, Text: "let me look"}}}
+	asst := Message{Role: wire.RoleAssistant, Blocks: []wire.Block{{Type: wire.BlockText, Text: "let me look"}}}
 	// A tool_result outside a user message must be ignored.
 	if g.r.IntN(10) == 0 {
-		asst.Blocks = append(asst.Blocks, Block{Type: wire.BlockToolResult, ToolUseID: g.newID(), Text: g.text(3000)})
+		asst.Blocks = append(asst.Blocks, wire.Block{Type: wire.BlockToolResult, ToolUseID: g.newID(), Content: g.text(3000)})
 	}
 	msgs := []Message{asst}
 	var group []string
@@ -144,17 +145,17 @@ func (g *convGen) round() []Message {
 	}
 	for range 1 + g.r.IntN(3) {
 		if g.r.IntN(8) == 0 {
-			msgs = append(msgs, Message{Role: "system", Blocks: []Block{{Type: wire.BlockText, Text: "note"}}})
+			msgs = append(msgs, Message{Role: "system", Blocks: []wire.Block{{Type: wire.BlockText, Text: "note"}}})
 		}
 		user := Message{Role: wire.RoleUser}
 		for range g.r.IntN(perMessage) {
 			b := g.result(group)
 			group = append(group, b.ToolUseID)
-			asst.Blocks = append(asst.Blocks, Block{Type: wire.BlockToolUse, ToolUseID: b.ToolUseID})
+			asst.Blocks = append(asst.Blocks, wire.Block{Type: wire.BlockToolUse, ToolUseID: b.ToolUseID})
 			user.Blocks = append(user.Blocks, b)
 		}
 		if g.r.IntN(4) == 0 {
-			user.Blocks = append(user.Blocks, Block{Type: wire.BlockText, Text: g.text(500)})
+			user.Blocks = append(user.Blocks, wire.Block{Type: wire.BlockText, Text: g.text(500)})
 		}
 		msgs = append(msgs, user)
 	}
@@ -179,7 +180,7 @@ func deepCopy(msgs []Message) []Message {
 	for i, m := range msgs {
 		c[i] = Message{Role: m.Role}
 		if m.Blocks != nil {
-			c[i].Blocks = append([]Block{}, m.Blocks...)
+			c[i].Blocks = append([]wire.Block{}, m.Blocks...)
 		}
 	}
 	return c
@@ -188,6 +189,12 @@ func deepCopy(msgs []Message) []Message {
 // sameMessages compares byte for byte, faster than encoding both.
 func sameMessages(a, b []Message) bool {
 	return slices.EqualFunc(a, b, func(x, y Message) bool {
-		return x.Role == y.Role && slices.Equal(x.Blocks, y.Blocks)
+		return x.Role == y.Role && slices.EqualFunc(x.Blocks, y.Blocks, sameBlock)
 	})
+}
+
+// sameBlock compares every field of two blocks.
+func sameBlock(x, y wire.Block) bool {
+	return x.Type == y.Type && x.Text == y.Text && x.ID == y.ID && x.Name == y.Name &&
+		bytes.Equal(x.Input, y.Input) && x.ToolUseID == y.ToolUseID && x.Content == y.Content && x.IsError == y.IsError
 }

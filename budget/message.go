@@ -9,19 +9,11 @@ import (
 )
 
 // Message is one conversation message, in the order the model sees them. Only the
-// tool_result blocks of user messages are budgeted.
+// tool_result blocks of user messages are budgeted; their text is the block's
+// Content, as on the wire.
 type Message struct {
-	Role   string  `json:"role"`
-	Blocks []Block `json:"blocks"`
-}
-
-// Block is one content block of a message. Its JSON names are snake_case, as in the
-// Anthropic wire format and package tool.
-type Block struct {
-	Type      string `json:"type"`
-	ToolUseID string `json:"tool_use_id,omitempty"`
-	Text      string `json:"text,omitempty"`
-	IsError   bool   `json:"is_error,omitempty"`
+	Role   string       `json:"role"`
+	Blocks []wire.Block `json:"blocks"`
 }
 
 // isCandidate reports whether the budget governs b. A result that opens with
@@ -30,8 +22,8 @@ type Block struct {
 // instead of the output, so, as in Claude Code, it is neither counted nor replaced.
 // Enforce and Reconstruct must agree on it exactly, or a reconstructed state would
 // judge results the original froze.
-func isCandidate(b Block) bool {
-	return b.Type == wire.BlockToolResult && !strings.HasPrefix(b.Text, persisted.Tag)
+func isCandidate(b wire.Block) bool {
+	return b.Type == wire.BlockToolResult && !strings.HasPrefix(b.Content, persisted.Tag)
 }
 
 // candidate is one tool_use id in one group. The id, not the block, is the unit of
@@ -100,7 +92,7 @@ type collector struct {
 	indexed bool
 }
 
-func (c *collector) add(b Block) {
+func (c *collector) add(b wire.Block) {
 	cur := c.cands[c.start:]
 	if !c.indexed && len(cur) > linearScanMax {
 		if c.index == nil {
@@ -123,14 +115,14 @@ func (c *collector) add(b Block) {
 		}
 	}
 	if found {
-		c.cands[at].size += len(b.Text)
+		c.cands[at].size += len(b.Content)
 		c.cands[at].count++
 		return
 	}
 	if c.indexed {
 		c.index[b.ToolUseID] = len(c.cands)
 	}
-	c.cands = append(c.cands, candidate{id: b.ToolUseID, text: b.Text, size: len(b.Text), count: 1})
+	c.cands = append(c.cands, candidate{id: b.ToolUseID, text: b.Content, size: len(b.Content), count: 1})
 }
 
 func (c *collector) flush() {

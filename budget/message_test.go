@@ -14,8 +14,8 @@ import (
 // Which blocks the budget governs, and how they are grouped into wire messages.
 
 func TestPersistedPreviewsAreNotBudgeted(t *testing.T) {
-	preview := Block{Type: wire.BlockToolResult, ToolUseID: "p",
-		Text: persisted.Tag + strings.Repeat("x", 5000)}
+	preview := wire.Block{Type: wire.BlockToolResult, ToolUseID: "p",
+		Content: persisted.Tag + strings.Repeat("x", 5000)}
 	msgs := []Message{asst(), user(preview, res("a", 900))}
 	st := NewState()
 	out, recs := mustEnforce(t, msgs, st, cfg1000())
@@ -25,8 +25,8 @@ func TestPersistedPreviewsAreNotBudgeted(t *testing.T) {
 }
 
 func TestOnlyUserMessagesAreBudgeted(t *testing.T) {
-	odd := Message{Role: wire.RoleAssistant, Blocks: []Block{res("x", 5000)}}
-	msgs := []Message{odd, {Role: wire.RoleUser, Blocks: []Block{{Type: wire.BlockText, Text: strings.Repeat("t", 5000)}}}}
+	odd := Message{Role: wire.RoleAssistant, Blocks: []wire.Block{res("x", 5000)}}
+	msgs := []Message{odd, {Role: wire.RoleUser, Blocks: []wire.Block{{Type: wire.BlockText, Text: strings.Repeat("t", 5000)}}}}
 	st := NewState()
 	out, recs := mustEnforce(t, msgs, st, cfg1000())
 	if len(recs) != 0 || !reflect.DeepEqual(out, msgs) || len(st.SeenIDs) != 0 {
@@ -61,7 +61,7 @@ func TestARepeatedIDIsJudgedOnce(t *testing.T) {
 
 func TestARepeatedIDIsJudgedOnceInAWideGroup(t *testing.T) {
 	// Past linearScanMax candidates the repeat is found by hashing instead.
-	var blocks []Block
+	var blocks []wire.Block
 	for i := range 2 * linearScanMax {
 		blocks = append(blocks, res(fmt.Sprintf("w%02d", i), 10))
 	}
@@ -77,8 +77,8 @@ func TestARepeatedIDIsJudgedOnceInAWideGroup(t *testing.T) {
 }
 
 func TestAnIDRepeatedInALaterWideGroupIsFrozenThere(t *testing.T) {
-	wide := func(prefix string, extra ...Block) Message {
-		var blocks []Block
+	wide := func(prefix string, extra ...wire.Block) Message {
+		var blocks []wire.Block
 		for i := range linearScanMax + 1 {
 			blocks = append(blocks, res(fmt.Sprintf("%s%02d", prefix, i), 10))
 		}

@@ -140,8 +140,8 @@ func TestPropEachCallObeysTheRules(t *testing.T) {
 			for i, m := range in {
 				for j, b := range m.Blocks {
 					r, ok := everRecorded[b.ToolUseID]
-					if ok && m.Role == wire.RoleUser && isCandidate(b) && out[i].Blocks[j].Text != r {
-						t.Fatalf("seed %d: %s sent as %q, recorded %q", seed, b.ToolUseID, out[i].Blocks[j].Text, r)
+					if ok && m.Role == wire.RoleUser && isCandidate(b) && out[i].Blocks[j].Content != r {
+						t.Fatalf("seed %d: %s sent as %q, recorded %q", seed, b.ToolUseID, out[i].Blocks[j].Content, r)
 					}
 				}
 			}

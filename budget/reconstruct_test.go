@@ -22,8 +22,8 @@ func TestReconstructMarksEverythingSeenAndRestoresRecords(t *testing.T) {
 }
 
 func TestReconstructIgnoresWhatEnforceIgnores(t *testing.T) {
-	preview := Block{Type: wire.BlockToolResult, ToolUseID: "p", Text: persisted.Tag + "..."}
-	msgs := []Message{{Role: wire.RoleAssistant, Blocks: []Block{res("x", 1)}}, user(preview)}
+	preview := wire.Block{Type: wire.BlockToolResult, ToolUseID: "p", Content: persisted.Tag + "..."}
+	msgs := []Message{{Role: wire.RoleAssistant, Blocks: []wire.Block{res("x", 1)}}, user(preview)}
 	if st := Reconstruct(msgs, nil, nil); len(st.SeenIDs) != 0 {
 		t.Fatalf("seen = %v", st.SeenIDs)
 	}

@@ -1,7 +1,6 @@
 package conversation
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/toolpipe/toolpipe/budget"
@@ -11,36 +10,23 @@ import (
 
 // Message is one message of the conversation, as the Messages API takes it.
 type Message struct {
-	Role    string  `json:"role"`
-	Content []Block `json:"content"`
+	Role    string       `json:"role"`
+	Content []wire.Block `json:"content"`
 	// StopReason is why the model ended an assistant message; it is kept with the
 	// stored message and never sent back to the model.
 	StopReason string `json:"stop_reason,omitempty"`
 }
 
-// Block is one content block. Which fields are set depends on Type: Text for text;
-// ID, Name and Input for tool_use; ToolUseID, Content and IsError for tool_result.
-type Block struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text,omitempty"`
-	ID        string          `json:"id,omitempty"`
-	Name      string          `json:"name,omitempty"`
-	Input     json.RawMessage `json:"input,omitempty"`
-	ToolUseID string          `json:"tool_use_id,omitempty"`
-	Content   string          `json:"content,omitempty"`
-	IsError   bool            `json:"is_error,omitempty"`
-}
-
 // UserText is a user message of one text block.
 func UserText(text string) Message {
-	return Message{Role: wire.RoleUser, Content: []Block{{Type: wire.BlockText, Text: text}}}
+	return Message{Role: wire.RoleUser, Content: []wire.Block{wire.TextBlock(text)}}
 }
 
 // ToolResults is the user message answering a turn, in the order given.
 func ToolResults(results []tool.Result) Message {
-	m := Message{Role: wire.RoleUser, Content: make([]Block, 0, len(results))}
+	m := Message{Role: wire.RoleUser, Content: make([]wire.Block, 0, len(results))}
 	for _, r := range results {
-		m.Content = append(m.Content, Block{Type: wire.BlockToolResult, ToolUseID: r.ToolUseID, Content: r.Content, IsError: r.IsError})
+		m.Content = append(m.Content, wire.ToolResultBlock(r.ToolUseID, r.Content, r.IsError))
 	}
 	return m
 }
@@ -77,39 +63,24 @@ func (m Message) Size() int {
 	return n
 }
 
-// ToBudget converts messages to the budget package's view, keeping every block so
-// that Enforce's output converts back with FromBudget.
+// ToBudget gives the budget package its view of msgs: their roles and blocks, which
+// it shares (Enforce never writes to them), so that Enforce's output converts back
+// with FromBudget.
 func ToBudget(msgs []Message) []budget.Message {
 	out := make([]budget.Message, len(msgs))
 	for i, m := range msgs {
-		bm := budget.Message{Role: m.Role, Blocks: make([]budget.Block, len(m.Content))}
-		for j, b := range m.Content {
-			bb := budget.Block{Type: b.Type, ToolUseID: b.ToolUseID, IsError: b.IsError}
-			if b.Type == wire.BlockToolResult {
-				bb.Text = b.Content
-			} else {
-				bb.Text = b.Text
-			}
-			bm.Blocks[j] = bb
-		}
-		out[i] = bm
+		out[i] = budget.Message{Role: m.Role, Blocks: m.Content}
 	}
 	return out
 }
 
-// FromBudget applies the tool_result texts of budgeted (Enforce's output, parallel
-// to msgs) to copies of msgs. Only tool_result contents can differ.
+// FromBudget gives msgs the blocks of budgeted (Enforce's output, parallel to msgs),
+// where only tool_result contents can differ. The blocks are shared, not copied.
 func FromBudget(msgs []Message, budgeted []budget.Message) []Message {
 	out := make([]Message, len(msgs))
 	for i, m := range msgs {
-		c := Message{Role: m.Role, Content: make([]Block, len(m.Content))}
-		copy(c.Content, m.Content)
-		for j := range c.Content {
-			if c.Content[j].Type == wire.BlockToolResult {
-				c.Content[j].Content = budgeted[i].Blocks[j].Text
-			}
-		}
-		out[i] = c
+		m.Content = budgeted[i].Blocks
+		out[i] = m
 	}
 	return out
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/budget"
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // Conversations stores the messages of agent sessions:
@@ -105,7 +106,7 @@ func (c *Conversations) Load(conv conversation.Conversation) ([]conversation.Mes
 }
 
 // WritePartial replaces the blocks recorded so far for a message still streaming.
-func (c *Conversations) WritePartial(session string, seq int, blocks []conversation.Block) error {
+func (c *Conversations) WritePartial(session string, seq int, blocks []wire.Block) error {
 	dir, err := c.base(session)
 	if err != nil {
 		return err
@@ -119,12 +120,12 @@ func (c *Conversations) WritePartial(session string, seq int, blocks []conversat
 
 // ReadPartial returns the blocks recorded for a message that did not finish
 // streaming, or none.
-func (c *Conversations) ReadPartial(session string, seq int) ([]conversation.Block, error) {
+func (c *Conversations) ReadPartial(session string, seq int) ([]wire.Block, error) {
 	dir, err := c.base(session)
 	if err != nil {
 		return nil, err
 	}
-	var blocks []conversation.Block
+	var blocks []wire.Block
 	if err := readJSON(filepath.Join(dir, seqName(seq)+".partial.json"), &blocks); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil

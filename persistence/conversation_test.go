@@ -5,6 +5,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/budget"
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // A message is written once (a retry finds the first one); partial blocks are
@@ -27,7 +28,7 @@ func TestConversationsStore(t *testing.T) {
 	if !c.HasMessage("s", 1) || c.HasMessage("s", 2) {
 		t.Fatal("HasMessage")
 	}
-	blocks := []conversation.Block{{Type: "tool_use", ID: "t1", Name: "Bash"}}
+	blocks := []wire.Block{{Type: "tool_use", ID: "t1", Name: "Bash"}}
 	if err := c.WritePartial("s", 2, blocks); err != nil {
 		t.Fatal(err)
 	}

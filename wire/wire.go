@@ -1,7 +1,8 @@
 // Package wire holds the Messages API's vocabulary that several packages speak:
-// message roles, content block types and the stop reasons toolpipe acts on. It is a
-// leaf (no imports), so the pure packages (budget, conversation, hooks) and the
-// I/O ones (activities, cmd/starter) share one home for each of these strings.
+// message roles, content block types, the content block itself (block.go) and the
+// stop reasons toolpipe acts on. It is a leaf (the standard library only), so the
+// pure packages (budget, conversation, hooks) and the I/O ones (activities,
+// cmd/starter) share one home for each of these strings and shapes.
 package wire
 
 // Roles of the Messages API.

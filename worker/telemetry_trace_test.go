@@ -14,10 +14,10 @@ import (
 
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/contract"
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/wire"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -110,8 +110,8 @@ func TestTurnIsOneTrace(t *testing.T) {
 func TestModelSpanAttributes(t *testing.T) {
 	_, c, spans := tracedClient(t)
 	fake, err := fakeanthropic.Start(fakeanthropic.Script{MinCacheTokens: -1, Responses: []fakeanthropic.Response{
-		{Content: []conversation.Block{{Type: "tool_use", ID: "t1", Name: "Bash", Input: []byte(`{"command":"echo hi"}`)}}},
-		{Content: []conversation.Block{{Type: "text", Text: "done"}}},
+		{Content: []wire.Block{{Type: "tool_use", ID: "t1", Name: "Bash", Input: []byte(`{"command":"echo hi"}`)}}},
+		{Content: []wire.Block{{Type: "text", Text: "done"}}},
 	}})
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -71,7 +72,7 @@ func TestAddBlocksInTheFirstTask(t *testing.T) {
 
 // A message sent with the session's first task is kept, after the prompt.
 func TestSendInTheFirstTask(t *testing.T) {
-	h := newAgentHarness(t, fakeanthropic.Response{Content: []conversation.Block{text("both read")}})
+	h := newAgentHarness(t, fakeanthropic.Response{Content: []wire.Block{text("both read")}})
 	run := updateWithStart(t, h.c, h.queue, workflows.SessionWorkflowName,
 		workflows.SessionInput{SessionID: "s1", Prompt: "the prompt", Workdir: h.work, Options: fastOptions()},
 		workflows.SendUpdate, workflows.SendRequest{Text: "the message"})

@@ -9,12 +9,12 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/scheduler"
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -23,8 +23,8 @@ import (
 // the error, as Claude Code does; the model still gets the interrupted result.
 func TestInterruptRunsFailureHooks(t *testing.T) {
 	h := newAgentHarness(t,
-		fakeanthropic.Response{Content: []conversation.Block{use("s1", "Bash", map[string]any{"command": "echo started > marker; sleep 60"})}},
-		fakeanthropic.Response{When: "please stop", Content: []conversation.Block{text("stopped")}},
+		fakeanthropic.Response{Content: []wire.Block{use("s1", "Bash", map[string]any{"command": "echo started > marker; sleep 60"})}},
+		fakeanthropic.Response{When: "please stop", Content: []wire.Block{text("stopped")}},
 	)
 	log := filepath.Join(h.work, "failures.jsonl")
 	s := &workflows.TurnSettings{ProjectDir: h.work, Hooks: hooks.Config{PostToolUseFailure: []hooks.Group{{Matcher: "Bash",

@@ -9,10 +9,10 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -62,13 +62,13 @@ func recordBackgroundHistories(t *testing.T) {
 	release := mkfifo(t, work, "release")
 	h := newIdleAgentHarness(t)
 	h.fake.Add(
-		fakeanthropic.Response{Content: []conversation.Block{
+		fakeanthropic.Response{Content: []wire.Block{
 			use("bg1", "Bash", map[string]any{"command": "read x < release; echo done", "description": "wait", "run_in_background": true}),
 			use("bg2", "Bash", map[string]any{"command": "exec sleep 300", "run_in_background": true}),
 		}},
-		fakeanthropic.Response{Content: []conversation.Block{use("stop", "TaskStop", map[string]any{"task_id": tool.BackgroundTaskID("bg2")})}},
-		fakeanthropic.Response{Content: []conversation.Block{text("Waiting.")}},
-		fakeanthropic.Response{When: "<task-notification>", Content: []conversation.Block{text("Done.")}},
+		fakeanthropic.Response{Content: []wire.Block{use("stop", "TaskStop", map[string]any{"task_id": tool.BackgroundTaskID("bg2")})}},
+		fakeanthropic.Response{Content: []wire.Block{text("Waiting.")}},
+		fakeanthropic.Response{When: "<task-notification>", Content: []wire.Block{text("Done.")}},
 	)
 	h.startWorker()
 	run, err := h.c.ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{ID: backgroundReplayID, TaskQueue: h.queue},

@@ -13,12 +13,12 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -49,14 +49,14 @@ func TestBackgroundShellNotifiesWhenItEnds(t *testing.T) {
 	h := newIdleAgentHarness(t)
 	id, out := h.taskOutput("s1", "bg1")
 	h.fake.Add(
-		fakeanthropic.Response{Content: []conversation.Block{use("bg1", "Bash", map[string]any{
+		fakeanthropic.Response{Content: []wire.Block{use("bg1", "Bash", map[string]any{
 			"command": "echo started; echo > ready; read x < release; echo finished", "description": "wait for release",
 			"run_in_background": true})}},
 		// Once the command has written "started" (it then opens ready), Read its file.
-		fakeanthropic.Response{Content: []conversation.Block{use("sync", "Bash", map[string]any{"command": "cat ready"})}},
-		fakeanthropic.Response{Content: []conversation.Block{use("peek", "Read", map[string]any{"file_path": out})}},
-		fakeanthropic.Response{Content: []conversation.Block{text("It runs; I will wait.")}},
-		fakeanthropic.Response{When: "<task-notification>", Content: []conversation.Block{text("It finished.")}},
+		fakeanthropic.Response{Content: []wire.Block{use("sync", "Bash", map[string]any{"command": "cat ready"})}},
+		fakeanthropic.Response{Content: []wire.Block{use("peek", "Read", map[string]any{"file_path": out})}},
+		fakeanthropic.Response{Content: []wire.Block{text("It runs; I will wait.")}},
+		fakeanthropic.Response{When: "<task-notification>", Content: []wire.Block{text("It finished.")}},
 	)
 	h.startWorker()
 	run := h.start(workflows.SessionInput{Prompt: "start it", Workdir: work, Options: fastOptions()})
@@ -136,13 +136,13 @@ func TestTaskStopAndSessionEndKillBackgroundShells(t *testing.T) {
 	h := newIdleAgentHarness(t)
 	id1, _ := h.taskOutput("s1", "bg1")
 	h.fake.Add(
-		fakeanthropic.Response{Content: []conversation.Block{
+		fakeanthropic.Response{Content: []wire.Block{
 			use("bg1", "Bash", map[string]any{"command": "echo $$ > pid1; echo > r1; exec sleep 300", "run_in_background": true}),
 			use("bg2", "Bash", map[string]any{"command": "echo $$ > pid2; echo > r2; exec sleep 300", "run_in_background": true}),
 		}},
-		fakeanthropic.Response{Content: []conversation.Block{use("sync", "Bash", map[string]any{"command": "cat r1 r2"})}},
-		fakeanthropic.Response{Content: []conversation.Block{use("stop", "TaskStop", map[string]any{"task_id": id1})}},
-		fakeanthropic.Response{Content: []conversation.Block{
+		fakeanthropic.Response{Content: []wire.Block{use("sync", "Bash", map[string]any{"command": "cat r1 r2"})}},
+		fakeanthropic.Response{Content: []wire.Block{use("stop", "TaskStop", map[string]any{"task_id": id1})}},
+		fakeanthropic.Response{Content: []wire.Block{
 			use("check", "Bash", map[string]any{"command": "kill -0 $(cat pid1) 2>/dev/null && echo alive || echo gone"}),
 			use("again", "TaskStop", map[string]any{"shell_id": id1}),
 			use("nope", "TaskStop", map[string]any{"task_id": "bnothere"}),
@@ -168,7 +168,7 @@ func TestTaskStopAndSessionEndKillBackgroundShells(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	results := map[string]conversation.Block{}
+	results := map[string]wire.Block{}
 	for _, m := range msgs {
 		for k, v := range userResults(m) {
 			results[k] = v
@@ -203,11 +203,11 @@ func TestBackgroundShellLostWithItsWorker(t *testing.T) {
 	h := newIdleAgentHarness(t)
 	id, out := h.taskOutput("s1", "bg1")
 	h.fake.Add(
-		fakeanthropic.Response{Content: []conversation.Block{use("bg1", "Bash", map[string]any{
+		fakeanthropic.Response{Content: []wire.Block{use("bg1", "Bash", map[string]any{
 			"command": "echo ran >> count; echo $$ > pid1; echo > r1; exec sleep 300", "description": "long job", "run_in_background": true})}},
-		fakeanthropic.Response{Content: []conversation.Block{use("sync", "Bash", map[string]any{"command": "cat r1"})}},
-		fakeanthropic.Response{Content: []conversation.Block{text("Waiting for it.")}},
-		fakeanthropic.Response{When: "<task-notification>", Content: []conversation.Block{text("It was lost.")}},
+		fakeanthropic.Response{Content: []wire.Block{use("sync", "Bash", map[string]any{"command": "cat r1"})}},
+		fakeanthropic.Response{Content: []wire.Block{text("Waiting for it.")}},
+		fakeanthropic.Response{When: "<task-notification>", Content: []wire.Block{text("It was lost.")}},
 	)
 	w1 := h.startWorker()
 	run := h.start(workflows.SessionInput{Prompt: "start it", Workdir: work, Options: fastOptions()})
@@ -247,10 +247,10 @@ func TestBackgroundShellHookInputs(t *testing.T) {
 	id, out := h.taskOutput("s1", "bg1")
 	command := "read x < release; echo bg"
 	h.fake.Add(
-		fakeanthropic.Response{Content: []conversation.Block{use("bg1", "Bash", map[string]any{
+		fakeanthropic.Response{Content: []wire.Block{use("bg1", "Bash", map[string]any{
 			"command": command, "description": "bg", "run_in_background": true})}},
-		fakeanthropic.Response{Content: []conversation.Block{text("done")}},
-		fakeanthropic.Response{When: "<task-notification>", Content: []conversation.Block{text("x")}},
+		fakeanthropic.Response{Content: []wire.Block{text("done")}},
+		fakeanthropic.Response{When: "<task-notification>", Content: []wire.Block{text("x")}},
 	)
 	h.startWorker()
 	log := filepath.Join(work, "hook-inputs.jsonl")
@@ -335,10 +335,10 @@ func TestBackgroundShellTimeout(t *testing.T) {
 	h := newIdleAgentHarness(t)
 	id, out := h.taskOutput("s1", "bg1")
 	h.fake.Add(
-		fakeanthropic.Response{Content: []conversation.Block{use("bg1", "Bash", map[string]any{
+		fakeanthropic.Response{Content: []wire.Block{use("bg1", "Bash", map[string]any{
 			"command": "echo $$ > pid; echo begun; exec sleep 300", "description": "too long", "timeout": 1000, "run_in_background": true})}},
-		fakeanthropic.Response{Content: []conversation.Block{text("Waiting.")}},
-		fakeanthropic.Response{When: "<task-notification>", Content: []conversation.Block{text("It timed out.")}},
+		fakeanthropic.Response{Content: []wire.Block{text("Waiting.")}},
+		fakeanthropic.Response{When: "<task-notification>", Content: []wire.Block{text("It timed out.")}},
 	)
 	h.startWorker()
 	res := h.result(h.start(workflows.SessionInput{Prompt: "start it", Workdir: work, Options: fastOptions()}))

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/toolpipe/toolpipe/agentprompt"
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -36,7 +36,7 @@ func TestSessionCacheBenchmark(t *testing.T) {
 	h := newIdleAgentHarness(t)
 	var rs []fakeanthropic.Response
 	for i := 0; i < 20; i++ {
-		rs = append(rs, fakeanthropic.Response{When: nearlyFull, Content: []conversation.Block{
+		rs = append(rs, fakeanthropic.Response{When: nearlyFull, Content: []wire.Block{
 			text(fmt.Sprintf("Summary %d: the user wants every g*.txt file read in order; all read so far hold lines of y.", i))}})
 	}
 	line := strings.Repeat("y", 79) + "\n"
@@ -45,9 +45,9 @@ func TestSessionCacheBenchmark(t *testing.T) {
 		if err := os.WriteFile(path, []byte(strings.Repeat(line, 13*kb)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		rs = append(rs, fakeanthropic.Response{Content: []conversation.Block{use(fmt.Sprintf("g%03d", i), "Read", map[string]any{"file_path": path})}})
+		rs = append(rs, fakeanthropic.Response{Content: []wire.Block{use(fmt.Sprintf("g%03d", i), "Read", map[string]any{"file_path": path})}})
 	}
-	rs = append(rs, fakeanthropic.Response{Content: []conversation.Block{text("done")}})
+	rs = append(rs, fakeanthropic.Response{Content: []wire.Block{text("done")}})
 	fake, err := fakeanthropic.Start(fakeanthropic.Script{Responses: rs})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -16,11 +17,11 @@ import (
 func TestSessionPromptCaching(t *testing.T) {
 	var rs []fakeanthropic.Response
 	for i := 0; i < 6; i++ {
-		rs = append(rs, fakeanthropic.Response{Content: []conversation.Block{
+		rs = append(rs, fakeanthropic.Response{Content: []wire.Block{
 			use(fmt.Sprintf("c%d", i), "Bash", map[string]any{"command": fmt.Sprintf("seq %d %d", i*1000, i*1000+40)}),
 		}})
 	}
-	rs = append(rs, fakeanthropic.Response{Content: []conversation.Block{text("done")}})
+	rs = append(rs, fakeanthropic.Response{Content: []wire.Block{text("done")}})
 	h := newAgentHarness(t, rs...)
 	res := h.result(h.start(workflows.SessionInput{Prompt: "count", Options: fastOptions()}))
 	reqs := h.fake.Requests()
@@ -52,9 +53,9 @@ func TestSessionPromptCaching(t *testing.T) {
 // with the reason, though the model asked for more tools.
 func TestSessionMaxBudget(t *testing.T) {
 	h := newAgentHarness(t,
-		fakeanthropic.Response{Content: []conversation.Block{use("b1", "Bash", map[string]any{"command": "echo one"})}},
-		fakeanthropic.Response{Content: []conversation.Block{use("b2", "Bash", map[string]any{"command": "echo two"})}},
-		fakeanthropic.Response{Content: []conversation.Block{text("never")}},
+		fakeanthropic.Response{Content: []wire.Block{use("b1", "Bash", map[string]any{"command": "echo one"})}},
+		fakeanthropic.Response{Content: []wire.Block{use("b2", "Bash", map[string]any{"command": "echo two"})}},
+		fakeanthropic.Response{Content: []wire.Block{text("never")}},
 	)
 	opts := fastOptions()
 	opts.MaxBudgetUSD = 0.00001 // less than the first call costs

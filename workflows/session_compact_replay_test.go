@@ -10,7 +10,6 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/wire"
@@ -43,11 +42,11 @@ const (
 // first run is committed and replays, and so does the one from before kept messages.
 func TestSessionCompactionReplayAndContinueAsNew(t *testing.T) {
 	h := newAgentHarness(t,
-		fakeanthropic.Response{When: "nearly full", Content: []conversation.Block{text(compactSummaryNo)}},
-		fakeanthropic.Response{When: "nearly full", Content: []conversation.Block{text("Summary two: echo b ran too.")}},
-		fakeanthropic.Response{Content: []conversation.Block{use("k1", "Bash", map[string]any{"command": "echo a"})}},
-		fakeanthropic.Response{Content: []conversation.Block{use("k2", "Bash", map[string]any{"command": "echo b"})}},
-		fakeanthropic.Response{Content: []conversation.Block{text("done")}},
+		fakeanthropic.Response{When: "nearly full", Content: []wire.Block{text(compactSummaryNo)}},
+		fakeanthropic.Response{When: "nearly full", Content: []wire.Block{text("Summary two: echo b ran too.")}},
+		fakeanthropic.Response{Content: []wire.Block{use("k1", "Bash", map[string]any{"command": "echo a"})}},
+		fakeanthropic.Response{Content: []wire.Block{use("k2", "Bash", map[string]any{"command": "echo b"})}},
+		fakeanthropic.Response{Content: []wire.Block{text("done")}},
 	)
 	opts := fastOptions()
 	opts.ContinueAsNewEvery = 2

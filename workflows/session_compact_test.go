@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/wire"
@@ -22,7 +21,7 @@ func TestSessionCompactsLongSession(t *testing.T) {
 	var rs []fakeanthropic.Response
 	for i := 0; i < 40; i++ {
 		rs = append(rs, fakeanthropic.Response{When: "Your context window is nearly full",
-			Content: []conversation.Block{text(fmt.Sprintf("Summary %d: the user wants every file read; files read so far are listed.", i))}})
+			Content: []wire.Block{text(fmt.Sprintf("Summary %d: the user wants every file read; files read so far are listed.", i))}})
 	}
 	h := newIdleAgentHarness(t)
 	line := strings.Repeat("x", 99) + "\n"
@@ -31,9 +30,9 @@ func TestSessionCompactsLongSession(t *testing.T) {
 		if err := os.WriteFile(path, []byte(strings.Repeat(line, 200)), 0o644); err != nil { // 20 KB
 			t.Fatal(err)
 		}
-		rs = append(rs, fakeanthropic.Response{Content: []conversation.Block{use(fmt.Sprintf("r%03d", i), "Read", map[string]any{"file_path": path})}})
+		rs = append(rs, fakeanthropic.Response{Content: []wire.Block{use(fmt.Sprintf("r%03d", i), "Read", map[string]any{"file_path": path})}})
 	}
-	rs = append(rs, fakeanthropic.Response{Content: []conversation.Block{text("all read")}})
+	rs = append(rs, fakeanthropic.Response{Content: []wire.Block{text("all read")}})
 	fake, err := fakeanthropic.Start(fakeanthropic.Script{ContextWindow: window, Responses: rs})
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +99,7 @@ func lastUserText(r fakeanthropic.Request) string {
 // compactions does not run.
 func TestPreCompactHookRunsBeforeCompaction(t *testing.T) {
 	const window = smallWindow
-	h, _ := compactingSession(t, fakeanthropic.Response{When: nearlyFull, Content: []conversation.Block{text("Summary: big.txt was read.")}})
+	h, _ := compactingSession(t, fakeanthropic.Response{When: nearlyFull, Content: []wire.Block{text("Summary: big.txt was read.")}})
 	log := filepath.Join(h.work, "precompact.jsonl")
 	record := func(matcher string) hooks.Group {
 		return hooks.Group{Matcher: matcher, Hooks: []hooks.Command{{Command: `cat >> "$CLAUDE_PROJECT_DIR/precompact.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/precompact.jsonl"`}}}
@@ -126,8 +125,8 @@ func TestPreCompactHookRunsBeforeCompaction(t *testing.T) {
 func TestCutSummaryStreamIsRetried(t *testing.T) {
 	const window = smallWindow
 	h, fake := compactingSession(t,
-		fakeanthropic.Response{When: nearlyFull, Content: []conversation.Block{text("Summary cut short."), text("never sent")}, DropAfterBlocks: 1},
-		fakeanthropic.Response{When: nearlyFull, Content: []conversation.Block{text("Summary whole: big.txt was read.")}})
+		fakeanthropic.Response{When: nearlyFull, Content: []wire.Block{text("Summary cut short."), text("never sent")}, DropAfterBlocks: 1},
+		fakeanthropic.Response{When: nearlyFull, Content: []wire.Block{text("Summary whole: big.txt was read.")}})
 	res := h.result(h.start(workflows.SessionInput{Prompt: "read big.txt", Options: fastOptions(),
 		Model: workflows.ModelOptions{ContextWindow: window}}))
 	if res.StopReason != "end_turn" || res.Text != "done" {
@@ -162,8 +161,8 @@ func compactingSession(t *testing.T, summaries ...fakeanthropic.Response) (*agen
 		t.Fatal(err)
 	}
 	fake, err := fakeanthropic.Start(fakeanthropic.Script{ContextWindow: smallWindow, Responses: append(summaries,
-		fakeanthropic.Response{Content: []conversation.Block{use("r1", "Read", map[string]any{"file_path": path})}},
-		fakeanthropic.Response{Content: []conversation.Block{text("done")}})})
+		fakeanthropic.Response{Content: []wire.Block{use("r1", "Read", map[string]any{"file_path": path})}},
+		fakeanthropic.Response{Content: []wire.Block{text("done")}})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,10 +10,10 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/searchattr"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -26,10 +26,10 @@ func TestSessionDetails(t *testing.T) {
 	release := func() { once.Do(func() { close(hold) }) }
 	t.Cleanup(release)
 	h := newAgentHarness(t,
-		fakeanthropic.Response{Content: []conversation.Block{
+		fakeanthropic.Response{Content: []wire.Block{
 			text("Counting."), use("d1", "Bash", map[string]any{"command": "seq 1 2000"}),
 		}, HoldBeforeEnd: hold},
-		fakeanthropic.Response{Content: []conversation.Block{text("counted")}},
+		fakeanthropic.Response{Content: []wire.Block{text("counted")}},
 	)
 	opts := fastOptions()
 	opts.BudgetChars = 5_000
@@ -121,8 +121,8 @@ func TestSessionDetails(t *testing.T) {
 func TestSessionSearchAttributes(t *testing.T) {
 	ensureSearchAttributes(t)
 	h := newAgentHarness(t,
-		fakeanthropic.Response{Content: []conversation.Block{use("t1", "Bash", map[string]any{"command": "echo hi"})}},
-		fakeanthropic.Response{Content: []conversation.Block{text("done")}},
+		fakeanthropic.Response{Content: []wire.Block{use("t1", "Bash", map[string]any{"command": "echo hi"})}},
+		fakeanthropic.Response{Content: []wire.Block{text("done")}},
 	)
 	run := h.start(workflows.SessionInput{SessionID: "sess-sa", Prompt: "go", Options: fastOptions(), SearchAttributes: true})
 	h.result(run)

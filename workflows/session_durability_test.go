@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/toolpipe/toolpipe/budget"
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -24,11 +24,11 @@ func TestWorkerLostMidSession(t *testing.T) {
 	hold := make(chan struct{})
 	t.Cleanup(func() { close(hold) })
 	h := newIdleAgentHarness(t,
-		fakeanthropic.Response{Content: []conversation.Block{
+		fakeanthropic.Response{Content: []wire.Block{
 			use("w1", "Bash", map[string]any{"command": "echo ran >> count"}),
 			text("and more to say"),
 		}, HoldBeforeEnd: hold},
-		fakeanthropic.Response{Content: []conversation.Block{text("finished")}},
+		fakeanthropic.Response{Content: []wire.Block{text("finished")}},
 	)
 	w1 := h.startWorker()
 	run := h.start(workflows.SessionInput{Prompt: "go", Workdir: work, Options: fastOptions()})
@@ -59,14 +59,14 @@ func TestWorkerLostMidSession(t *testing.T) {
 func budgetScript() []fakeanthropic.Response {
 	var rs []fakeanthropic.Response
 	for turn := 0; turn < 3; turn++ {
-		var blocks []conversation.Block
+		var blocks []wire.Block
 		for i, n := range []int{4000, 3000, 2000} {
 			blocks = append(blocks, use(fmt.Sprintf("b%d_%d", turn, i), "Bash",
 				map[string]any{"command": fmt.Sprintf("seq %d %d", turn+1, n+turn)}))
 		}
 		rs = append(rs, fakeanthropic.Response{Content: blocks})
 	}
-	return append(rs, fakeanthropic.Response{Content: []conversation.Block{text("done")}})
+	return append(rs, fakeanthropic.Response{Content: []wire.Block{text("done")}})
 }
 
 // Continue-as-new after every model call keeps the budget decisions byte-identical to

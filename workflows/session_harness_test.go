@@ -15,6 +15,7 @@ import (
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/wire"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -138,15 +139,15 @@ func samePrefix(t *testing.T, earlier, later fakeanthropic.Request) {
 	}
 }
 
-func text(s string) conversation.Block { return conversation.Block{Type: "text", Text: s} }
+func text(s string) wire.Block { return wire.Block{Type: "text", Text: s} }
 
-func use(id, name string, input map[string]any) conversation.Block {
-	return conversation.Block{Type: "tool_use", ID: id, Name: name, Input: raw(input)}
+func use(id, name string, input map[string]any) wire.Block {
+	return wire.Block{Type: "tool_use", ID: id, Name: name, Input: raw(input)}
 }
 
 // userResults returns the tool_results of a message as id -> block.
-func userResults(m conversation.Message) map[string]conversation.Block {
-	out := map[string]conversation.Block{}
+func userResults(m conversation.Message) map[string]wire.Block {
+	out := map[string]wire.Block{}
 	for _, b := range m.Content {
 		if b.Type == "tool_result" {
 			out[b.ToolUseID] = b

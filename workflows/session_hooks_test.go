@@ -8,9 +8,9 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -20,8 +20,8 @@ import (
 // hook's input is recorded by a real script.
 func TestSessionHooksStartStopEnd(t *testing.T) {
 	h := newAgentHarness(t,
-		fakeanthropic.Response{Content: []conversation.Block{text("All done.")}},
-		fakeanthropic.Response{Content: []conversation.Block{text("Tests pass too.")}},
+		fakeanthropic.Response{Content: []wire.Block{text("All done.")}},
+		fakeanthropic.Response{Content: []wire.Block{text("Tests pass too.")}},
 	)
 	rec := script(t, "record", "sh")
 	log := filepath.Join(h.work, "hook-inputs.jsonl")
@@ -72,7 +72,7 @@ func TestSessionHooksStartStopEnd(t *testing.T) {
 // UserPromptSubmit hooks see each prompt: their output is added to it as context,
 // and a prompt they block (exit 2) never reaches the model.
 func TestUserPromptSubmitHook(t *testing.T) {
-	h := newAgentHarness(t, fakeanthropic.Response{Content: []conversation.Block{text("Hello.")}})
+	h := newAgentHarness(t, fakeanthropic.Response{Content: []wire.Block{text("Hello.")}})
 	s := &workflows.TurnSettings{ProjectDir: h.work, Hooks: hooks.Config{UserPromptSubmit: []hooks.Group{{Hooks: []hooks.Command{{Command: `in=$(cat); ` +
 		`case "$in" in *secret*) echo "prompts must not contain secrets" >&2; exit 2;; esac; echo "Today is a holiday."`}}}}}}
 	res := h.result(h.start(workflows.SessionInput{Prompt: "Say hello", Settings: s, Options: fastOptions()}))
@@ -96,7 +96,7 @@ func TestUserPromptSubmitHook(t *testing.T) {
 // sent unchecked: its own hooks run in a further round and both reach the model.
 // Before keep-arrivals the hooks' step replaced the queue and the message vanished.
 func TestMessageSentDuringPromptHooksIsKept(t *testing.T) {
-	h := newAgentHarness(t, fakeanthropic.Response{Content: []conversation.Block{text("Hello.")}})
+	h := newAgentHarness(t, fakeanthropic.Response{Content: []wire.Block{text("Hello.")}})
 	// Two FIFOs make the hook and the test wait on each other, not on a clock: the
 	// hook opens "started" once it runs and blocks on "release" until the test has
 	// sent its second message.

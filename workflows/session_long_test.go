@@ -12,10 +12,10 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/persistence"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -58,9 +58,9 @@ func longSession(t *testing.T, turns, every int) {
 		if i%5 == 4 {
 			call = use(id, "Read", map[string]any{"file_path": work + "/note.txt"})
 		}
-		rs = append(rs, fakeanthropic.Response{Content: []conversation.Block{text(fmt.Sprintf("Step %d.", i)), call}})
+		rs = append(rs, fakeanthropic.Response{Content: []wire.Block{text(fmt.Sprintf("Step %d.", i)), call}})
 	}
-	rs = append(rs, fakeanthropic.Response{Content: []conversation.Block{text("all steps done")}})
+	rs = append(rs, fakeanthropic.Response{Content: []wire.Block{text("all steps done")}})
 	h := newAgentHarness(t, rs...)
 	opts := fastOptions()
 	opts.MaxTurns, opts.ContinueAsNewEvery = turns+10, every

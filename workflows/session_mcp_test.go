@@ -10,10 +10,10 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 
 	"github.com/toolpipe/toolpipe/contract"
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/mcptest"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -25,11 +25,11 @@ func TestSessionOffersAndRunsMCPTools(t *testing.T) {
 	notes := filepath.Join(work, "notes.txt")
 	mcptest.Config(t, work, map[string]any{"test": mcptest.Stdio(t, notes)})
 	h := newAgentHarness(t,
-		fakeanthropic.Response{Content: []conversation.Block{
+		fakeanthropic.Response{Content: []wire.Block{
 			use("e1", "mcp__test__echo", map[string]any{"text": "hi"}),
 			use("n1", "mcp__test__write_note", map[string]any{"text": "from the model"}),
 		}},
-		fakeanthropic.Response{Content: []conversation.Block{text("done")}},
+		fakeanthropic.Response{Content: []wire.Block{text("done")}},
 	)
 	run := h.start(workflows.SessionInput{Prompt: "use the server", Workdir: work, MCP: true, Options: fastOptions()})
 	if res := h.result(run); res.StopReason != "end_turn" || res.Turns != 2 {

@@ -5,10 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/scheduler"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -19,8 +19,8 @@ func TestModelRetryableErrors(t *testing.T) {
 		fakeanthropic.Response{Status: 529},
 		fakeanthropic.Response{Status: 429},
 		fakeanthropic.Response{Status: 500},
-		fakeanthropic.Response{Content: []conversation.Block{text("partial"), text("never sent")}, FailAfterBlocks: 1},
-		fakeanthropic.Response{Content: []conversation.Block{text("finally")}},
+		fakeanthropic.Response{Content: []wire.Block{text("partial"), text("never sent")}, FailAfterBlocks: 1},
+		fakeanthropic.Response{Content: []wire.Block{text("finally")}},
 	)
 	res := h.result(h.start(workflows.SessionInput{Prompt: "hi", Options: fastOptions()}))
 	if res.Text != "finally" || res.StopReason != "end_turn" {
@@ -77,11 +77,11 @@ func TestModelRejectedIsNotRetried(t *testing.T) {
 func TestCutStreamKeepsDeliveredToolUse(t *testing.T) {
 	work := t.TempDir()
 	h := newAgentHarness(t,
-		fakeanthropic.Response{Content: []conversation.Block{
+		fakeanthropic.Response{Content: []wire.Block{
 			use("c1", "Bash", map[string]any{"command": "echo once >> count"}),
 			use("c2", "Bash", map[string]any{"command": "echo never >> count"}),
 		}, DropAfterBlocks: 1},
-		fakeanthropic.Response{Content: []conversation.Block{text("done")}},
+		fakeanthropic.Response{Content: []wire.Block{text("done")}},
 	)
 	res := h.result(h.start(workflows.SessionInput{Prompt: "count", Workdir: work, Options: fastOptions()}))
 	if res.Text != "done" {
@@ -106,8 +106,8 @@ func TestCutStreamKeepsDeliveredToolUse(t *testing.T) {
 func TestSendInterruptsRunningTurn(t *testing.T) {
 	work := t.TempDir()
 	h := newAgentHarness(t,
-		fakeanthropic.Response{Content: []conversation.Block{use("s1", "Bash", map[string]any{"command": "echo started > marker; sleep 60"})}},
-		fakeanthropic.Response{When: "please stop", Content: []conversation.Block{text("stopped")}},
+		fakeanthropic.Response{Content: []wire.Block{use("s1", "Bash", map[string]any{"command": "echo started > marker; sleep 60"})}},
+		fakeanthropic.Response{When: "please stop", Content: []wire.Block{text("stopped")}},
 	)
 	run := h.start(workflows.SessionInput{Prompt: "wait", Workdir: work, Options: fastOptions()})
 	poll(t, "the Bash to start", func() bool { _, err := os.Stat(filepath.Join(work, "marker")); return err == nil })

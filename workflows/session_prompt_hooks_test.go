@@ -9,6 +9,7 @@ import (
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -26,8 +27,8 @@ func TestPromptHookDeniesAndAllows(t *testing.T) {
 	const guard = "No recursive deletes. Is this call fine? $ARGUMENTS"
 	deny := `{"ok": false, "reason": "rm -rf deletes the whole tree"}`
 	h := newAgentHarness(t,
-		fakeanthropic.Response{Content: []conversation.Block{use("b1", "Bash", map[string]any{"command": "rm -rf victim"})}},
-		fakeanthropic.Response{When: "No recursive deletes", Content: []conversation.Block{text(deny)}},
+		fakeanthropic.Response{Content: []wire.Block{use("b1", "Bash", map[string]any{"command": "rm -rf victim"})}},
+		fakeanthropic.Response{When: "No recursive deletes", Content: []wire.Block{text(deny)}},
 	)
 	victim := filepath.Join(h.work, "victim")
 	if err := os.Mkdir(victim, 0o755); err != nil {
@@ -57,9 +58,9 @@ func TestPromptHookDeniesAndAllows(t *testing.T) {
 
 	// The same guard lets a harmless call through.
 	h2 := newAgentHarness(t,
-		fakeanthropic.Response{Content: []conversation.Block{use("b1", "Bash", map[string]any{"command": "echo hi > out.txt"})}},
-		fakeanthropic.Response{When: "No recursive deletes", Content: []conversation.Block{text(`{"ok": true, "reason": "writes one file"}`)}},
-		fakeanthropic.Response{Content: []conversation.Block{text("Done.")}},
+		fakeanthropic.Response{Content: []wire.Block{use("b1", "Bash", map[string]any{"command": "echo hi > out.txt"})}},
+		fakeanthropic.Response{When: "No recursive deletes", Content: []wire.Block{text(`{"ok": true, "reason": "writes one file"}`)}},
+		fakeanthropic.Response{Content: []wire.Block{text("Done.")}},
 	)
 	s2 := promptGuard(guard)
 	s2.ProjectDir = h2.work
@@ -76,10 +77,10 @@ func TestPromptHookDeniesAndAllows(t *testing.T) {
 // "[prompt]: reason" as its next message; the next answer, ok: true, lets it stop.
 func TestPromptHookKeepsAgentGoing(t *testing.T) {
 	h := newAgentHarness(t,
-		fakeanthropic.Response{Content: []conversation.Block{text("I changed the code.")}},
-		fakeanthropic.Response{When: "the tests were run", Content: []conversation.Block{text(`{"ok": false, "reason": "no test run is shown"}`)}},
-		fakeanthropic.Response{Content: []conversation.Block{text("Tests pass.")}},
-		fakeanthropic.Response{When: "the tests were run", Content: []conversation.Block{text(`{"ok": true, "reason": "Tests pass."}`)}},
+		fakeanthropic.Response{Content: []wire.Block{text("I changed the code.")}},
+		fakeanthropic.Response{When: "the tests were run", Content: []wire.Block{text(`{"ok": false, "reason": "no test run is shown"}`)}},
+		fakeanthropic.Response{Content: []wire.Block{text("Tests pass.")}},
+		fakeanthropic.Response{When: "the tests were run", Content: []wire.Block{text(`{"ok": true, "reason": "Tests pass."}`)}},
 	)
 	s := &workflows.TurnSettings{ProjectDir: h.work, Hooks: hooks.Config{Stop: []hooks.Group{{
 		Hooks: []hooks.Command{{Type: hooks.TypePrompt, Prompt: "the tests were run"}}}}}}

@@ -8,9 +8,9 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -67,14 +67,14 @@ func TestSessionReplay(t *testing.T) {
 func recordSessionHistory(t *testing.T) {
 	hold := make(chan struct{})
 	h := newAgentHarness(t,
-		fakeanthropic.Response{When: "record", Content: []conversation.Block{
+		fakeanthropic.Response{When: "record", Content: []wire.Block{
 			text("Two big outputs and a sub-agent."),
 			use("r1", "Bash", map[string]any{"command": "seq 1 4000"}),
 			use("r2", "Bash", map[string]any{"command": "seq 1 3000"}),
 			use("r3", "Task", map[string]any{"description": "child", "prompt": "child task"}),
 		}, HoldBeforeEnd: hold},
-		fakeanthropic.Response{When: "child task", Content: []conversation.Block{text("child done")}},
-		fakeanthropic.Response{When: "also this", Content: []conversation.Block{text("all done")}},
+		fakeanthropic.Response{When: "child task", Content: []wire.Block{text("child done")}},
+		fakeanthropic.Response{When: "also this", Content: []wire.Block{text("all done")}},
 	)
 	opts := fastOptions()
 	opts.BudgetChars = 20_000

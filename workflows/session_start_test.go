@@ -8,10 +8,10 @@ import (
 
 	"go.temporal.io/sdk/client"
 
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -46,7 +46,7 @@ func sources(t *testing.T, path string) string {
 // is committed and replays (TOOLPIPE_RECORD_HISTORY=1 records it again).
 func TestSessionStartAfterCompaction(t *testing.T) {
 	h, fake := compactingSession(t,
-		fakeanthropic.Response{When: nearlyFull, Content: []conversation.Block{text("Summary: big.txt was read.")}})
+		fakeanthropic.Response{When: nearlyFull, Content: []wire.Block{text("Summary: big.txt was read.")}})
 	s := &workflows.TurnSettings{ProjectDir: h.work, Hooks: hooks.Config{SessionStart: []hooks.Group{
 		sessionStartRecorder("startup"), sessionStartRecorder("compact"), sessionStartRecorder("resume")}}}
 	id := startCompactReplayID
@@ -85,8 +85,8 @@ func TestSessionStartAfterCompaction(t *testing.T) {
 // hooks are told source "resume"; their context reaches the resumed session's call.
 func TestSessionStartOnResume(t *testing.T) {
 	h := newAgentHarness(t,
-		fakeanthropic.Response{Content: []conversation.Block{text("First answer.")}},
-		fakeanthropic.Response{Content: []conversation.Block{text("Second answer.")}},
+		fakeanthropic.Response{Content: []wire.Block{text("First answer.")}},
+		fakeanthropic.Response{Content: []wire.Block{text("Second answer.")}},
 	)
 	s := &workflows.TurnSettings{ProjectDir: h.work, Hooks: hooks.Config{SessionStart: []hooks.Group{
 		sessionStartRecorder("startup"), sessionStartRecorder("resume")}}}

@@ -14,6 +14,7 @@ import (
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -27,24 +28,24 @@ func TestSubAgentCloneAndResume(t *testing.T) {
 	const parent = "parent"
 	fresh := workflows.AgentID(parent, "k2")
 	h := newAgentHarness(t,
-		fakeanthropic.Response{When: "parent prompt", Content: []conversation.Block{
+		fakeanthropic.Response{When: "parent prompt", Content: []wire.Block{
 			use("p1", "Bash", map[string]any{"command": "echo parent-p1; seq 1 4000"}),
 			use("p2", "Bash", map[string]any{"command": "echo parent-p2; seq 1 3000"}),
 		}},
-		fakeanthropic.Response{When: "parent-p2", Content: []conversation.Block{
+		fakeanthropic.Response{When: "parent-p2", Content: []wire.Block{
 			use("k1", "Task", map[string]any{"description": "fork", "prompt": "forked child task", "fork": true}),
 			use("k2", "Task", map[string]any{"description": "fresh", "prompt": "fresh child task"}),
 		}},
-		fakeanthropic.Response{When: "forked child task", Content: []conversation.Block{text("fork done")}},
-		fakeanthropic.Response{When: "fresh child task", Content: []conversation.Block{
+		fakeanthropic.Response{When: "forked child task", Content: []wire.Block{text("fork done")}},
+		fakeanthropic.Response{When: "fresh child task", Content: []wire.Block{
 			use("c1", "Bash", map[string]any{"command": "echo fresh-c1; seq 1 5000"}),
 		}},
-		fakeanthropic.Response{When: "fresh-c1", Content: []conversation.Block{text("fresh done")}},
-		fakeanthropic.Response{When: "fork done", Content: []conversation.Block{
+		fakeanthropic.Response{When: "fresh-c1", Content: []wire.Block{text("fresh done")}},
+		fakeanthropic.Response{When: "fork done", Content: []wire.Block{
 			use("k3", "Task", map[string]any{"description": "again", "prompt": "resume it", "resume": fresh}),
 		}},
-		fakeanthropic.Response{When: "resume it", Content: []conversation.Block{text("resumed done")}},
-		fakeanthropic.Response{When: "resumed done", Content: []conversation.Block{text("all done")}},
+		fakeanthropic.Response{When: "resume it", Content: []wire.Block{text("resumed done")}},
+		fakeanthropic.Response{When: "resumed done", Content: []wire.Block{text("all done")}},
 	)
 	opts := fastOptions()
 	opts.BudgetChars = 20_000
@@ -122,16 +123,16 @@ func TestTaskStartsBeforeMessageEnds(t *testing.T) {
 	release := func() { once.Do(func() { close(hold) }) }
 	t.Cleanup(release)
 	h := newAgentHarness(t,
-		fakeanthropic.Response{When: "parent go", Content: []conversation.Block{
+		fakeanthropic.Response{When: "parent go", Content: []wire.Block{
 			text("Delegating."),
 			use("k1", "Task", map[string]any{"description": "early", "prompt": "child work"}),
 			text("and still writing"),
 		}, HoldBeforeEnd: hold},
-		fakeanthropic.Response{When: "child work", Content: []conversation.Block{
+		fakeanthropic.Response{When: "child work", Content: []wire.Block{
 			use("c1", "Bash", map[string]any{"command": "echo child-ran > child-marker; echo child-tool-ok"}),
 		}},
-		fakeanthropic.Response{When: "child-tool-ok", Content: []conversation.Block{text("child done")}},
-		fakeanthropic.Response{When: "child done", Content: []conversation.Block{text("parent done")}},
+		fakeanthropic.Response{When: "child-tool-ok", Content: []wire.Block{text("child done")}},
+		fakeanthropic.Response{When: "child done", Content: []wire.Block{text("parent done")}},
 	)
 	run := h.start(workflows.SessionInput{SessionID: "early", Prompt: "parent go", Workdir: work, Options: fastOptions()})
 	// The child's two model calls come while the parent's first is held open; with

@@ -10,6 +10,7 @@ import (
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -21,16 +22,16 @@ func TestSessionScriptedConversation(t *testing.T) {
 	notes := filepath.Join(work, "notes.txt")
 	os.WriteFile(notes, []byte("line one\nline two\n"), 0o644)
 	out := filepath.Join(work, "out.txt")
-	first := []conversation.Block{
+	first := []wire.Block{
 		text("I will look around."),
 		use("t1", "Bash", map[string]any{"command": "echo hello"}),
 		use("t2", "Read", map[string]any{"file_path": notes}),
 	}
-	second := []conversation.Block{text("Now I write."), use("t3", "Write", map[string]any{"file_path": out, "content": "written\n"})}
+	second := []wire.Block{text("Now I write."), use("t3", "Write", map[string]any{"file_path": out, "content": "written\n"})}
 	h := newAgentHarness(t,
 		fakeanthropic.Response{Content: first},
 		fakeanthropic.Response{Content: second},
-		fakeanthropic.Response{Content: []conversation.Block{text("Done: notes read, out.txt written.")}},
+		fakeanthropic.Response{Content: []wire.Block{text("Done: notes read, out.txt written.")}},
 	)
 	run := h.start(workflows.SessionInput{Prompt: "Look at notes.txt and write out.txt", Workdir: work, Options: fastOptions()})
 	res := h.result(run)
@@ -91,11 +92,11 @@ func TestToolStartsBeforeMessageEnds(t *testing.T) {
 	work := t.TempDir()
 	hold := make(chan struct{})
 	h := newAgentHarness(t,
-		fakeanthropic.Response{Content: []conversation.Block{
+		fakeanthropic.Response{Content: []wire.Block{
 			use("m1", "Bash", map[string]any{"command": "echo started > marker"}),
 			text("still writing this message"),
 		}, HoldBeforeEnd: hold},
-		fakeanthropic.Response{Content: []conversation.Block{text("ok")}},
+		fakeanthropic.Response{Content: []wire.Block{text("ok")}},
 	)
 	run := h.start(workflows.SessionInput{Prompt: "go", Workdir: work, Options: fastOptions()})
 	poll(t, "the tool's marker while the message is still streaming", func() bool {
@@ -119,7 +120,7 @@ func TestToolStartsBeforeMessageEnds(t *testing.T) {
 	}
 }
 
-func sameBlocks(got, want []conversation.Block) bool {
+func sameBlocks(got, want []wire.Block) bool {
 	if len(got) != len(want) {
 		return false
 	}

@@ -7,10 +7,10 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -19,7 +19,7 @@ import (
 // running sessions would list for ever.
 func TestCancelledSessionStatus(t *testing.T) {
 	ensureSearchAttributes(t)
-	h := newAgentHarness(t, fakeanthropic.Response{Content: []conversation.Block{use("t1", "Bash", map[string]any{"command": "sleep 60"})}})
+	h := newAgentHarness(t, fakeanthropic.Response{Content: []wire.Block{use("t1", "Bash", map[string]any{"command": "sleep 60"})}})
 	run := h.start(workflows.SessionInput{SessionID: "sess-cancel", Prompt: "go", Options: fastOptions(), SearchAttributes: true})
 	turn := h.c.GetWorkflow(testenv.Context(t), run.GetID()+"/turn-2", "")
 	awaitTool(t, h.c, turn, "executing")
@@ -82,7 +82,7 @@ func awaitTool(t *testing.T, c client.Client, run client.WorkflowRun, status str
 // while its turn runs a tool: its last commands are the ended status.
 func recordCancelledSessionHistory(t *testing.T, path string) {
 	ensureSearchAttributes(t)
-	h := newAgentHarness(t, fakeanthropic.Response{Content: []conversation.Block{use("t1", "Bash", map[string]any{"command": "sleep 60"})}})
+	h := newAgentHarness(t, fakeanthropic.Response{Content: []wire.Block{use("t1", "Bash", map[string]any{"command": "sleep 60"})}})
 	run, err := h.c.ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{ID: sessionReplayID, TaskQueue: h.queue},
 		workflows.SessionWorkflowName, workflows.SessionInput{SessionID: "rec", Prompt: "go", Workdir: h.work, Options: fastOptions(), SearchAttributes: true})
 	if err != nil {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // The README's offline example: a scripted model drives three tool calls in the
@@ -60,9 +60,9 @@ func TestAgentFakeModelExample(t *testing.T) {
 func TestAgentCrashAndResume(t *testing.T) {
 	work, state := t.TempDir(), t.TempDir()
 	fake, err := fakeanthropic.Start(fakeanthropic.Script{Responses: []fakeanthropic.Response{
-		{Content: []conversation.Block{toolUseBlock("a1", "Bash", `{"command":"echo done >> count"}`)}},
-		{Content: []conversation.Block{toolUseBlock("a2", "Bash", `{"command":"echo started >> running; sleep 120"}`)}},
-		{Content: []conversation.Block{{Type: "text", Text: "finished"}}},
+		{Content: []wire.Block{toolUseBlock("a1", "Bash", `{"command":"echo done >> count"}`)}},
+		{Content: []wire.Block{toolUseBlock("a2", "Bash", `{"command":"echo started >> running; sleep 120"}`)}},
+		{Content: []wire.Block{{Type: "text", Text: "finished"}}},
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -100,6 +100,6 @@ func TestAgentCrashAndResume(t *testing.T) {
 	}
 }
 
-func toolUseBlock(id, name, input string) conversation.Block {
-	return conversation.Block{Type: "tool_use", ID: id, Name: name, Input: json.RawMessage(input)}
+func toolUseBlock(id, name, input string) wire.Block {
+	return wire.Block{Type: "tool_use", ID: id, Name: name, Input: json.RawMessage(input)}
 }

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // failingAgent runs `starter agent` against fake and checks that it ends with exit
@@ -67,7 +67,7 @@ func startFake(t *testing.T, sc fakeanthropic.Script) *fakeanthropic.Server {
 // keeps its conversation and takes the next prompt, which carries the first one.
 func TestAgent401EndsPromptAndSessionContinues(t *testing.T) {
 	fake := startFake(t, fakeanthropic.Script{APIKey: "sk-right", Responses: []fakeanthropic.Response{
-		{Content: []conversation.Block{{Type: "text", Text: "both seen"}}},
+		{Content: []wire.Block{{Type: "text", Text: "both seen"}}},
 	}})
 	state := t.TempDir()
 	out := failingAgent(t, fake, state, []string{"ANTHROPIC_API_KEY=sk-wrong"}, []string{"--session", "auth", "first prompt"},
@@ -135,7 +135,7 @@ func TestAgentRetriesUsedUp(t *testing.T) {
 // prompt ends with why.
 func TestAgentStalledStream(t *testing.T) {
 	fake := startFake(t, fakeanthropic.Script{Responses: []fakeanthropic.Response{
-		{Content: []conversation.Block{{Type: "text", Text: "never"}}, DelayMS: 60_000},
+		{Content: []wire.Block{{Type: "text", Text: "never"}}, DelayMS: 60_000},
 	}})
 	failingAgent(t, fake, t.TempDir(), []string{"ANTHROPIC_API_KEY=k", "TOOLPIPE_MODEL_IDLE_TIMEOUT=1s"},
 		[]string{"--model-attempts", "1", "hello"}, "no event for 1s")
@@ -145,7 +145,7 @@ func TestAgentStalledStream(t *testing.T) {
 // the project's CLAUDE.md, and --append-system-prompt's text.
 func TestAgentSystemPromptReachesModel(t *testing.T) {
 	fake := startFake(t, fakeanthropic.Script{Responses: []fakeanthropic.Response{
-		{Content: []conversation.Block{{Type: "text", Text: "ok"}}},
+		{Content: []wire.Block{{Type: "text", Text: "ok"}}},
 	}})
 	work := t.TempDir()
 	if err := os.WriteFile(filepath.Join(work, "CLAUDE.md"), []byte("Always answer in haiku."), 0o644); err != nil {

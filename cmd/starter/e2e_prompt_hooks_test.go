@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // promptHookSettings is a settings file with one PreToolUse prompt hook on Bash.
@@ -24,7 +24,7 @@ func promptHookSettings(t *testing.T, prompt string) string {
 // are refused before anything runs (exit 2), since every prompt hook would fail.
 func TestPromptHookEndToEnd(t *testing.T) {
 	fake, err := fakeanthropic.Start(fakeanthropic.Script{Responses: []fakeanthropic.Response{
-		{Content: []conversation.Block{{Type: "text", Text: `{"ok": false, "reason": "deleting is not allowed here"}`}}},
+		{Content: []wire.Block{{Type: "text", Text: `{"ok": false, "reason": "deleting is not allowed here"}`}}},
 	}})
 	if err != nil {
 		t.Fatal(err)

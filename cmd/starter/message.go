@@ -101,20 +101,21 @@ func tooManyTools(n int) error {
 // userMessage is the answer: tool_result blocks in arrival order.
 type userMessage struct {
 	Role    string        `json:"role"`
-	Content []toolResultB `json:"content"`
+	Content []resultBlock `json:"content"`
 }
 
-type toolResultB struct {
-	Type      string `json:"type"`
-	ToolUseID string `json:"tool_use_id"`
-	Content   string `json:"content"`
-	IsError   bool   `json:"is_error"`
+// resultBlock is a tool_result block as the CLI contract prints it (DESIGN §7): a
+// tool.Result with its type and every field written, is_error false included,
+// which wire.Block (the API's shape) leaves out when empty.
+type resultBlock struct {
+	Type string `json:"type"`
+	tool.Result
 }
 
 func writeUserMessage(w io.Writer, results []tool.Result) error {
-	msg := userMessage{Role: "user", Content: []toolResultB{}}
+	msg := userMessage{Role: wire.RoleUser, Content: []resultBlock{}}
 	for _, r := range results {
-		msg.Content = append(msg.Content, toolResultB{Type: wire.BlockToolResult, ToolUseID: r.ToolUseID, Content: r.Content, IsError: r.IsError})
+		msg.Content = append(msg.Content, resultBlock{Type: wire.BlockToolResult, Result: r})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/toolpipe/toolpipe"
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/wire"
@@ -80,7 +79,7 @@ func TestDeployPreviewEndToEnd(t *testing.T) {
 }
 
 // toolResult finds the tool_result of id in the request's last message.
-func toolResult(t *testing.T, r fakeanthropic.Request, id string) conversation.Block {
+func toolResult(t *testing.T, r fakeanthropic.Request, id string) wire.Block {
 	t.Helper()
 	last := r.Messages[len(r.Messages)-1]
 	for _, b := range last.Content {
@@ -89,5 +88,5 @@ func toolResult(t *testing.T, r fakeanthropic.Request, id string) conversation.B
 		}
 	}
 	t.Fatalf("no tool_result for %s in the request's last message: %+v", id, last)
-	return conversation.Block{}
+	return wire.Block{}
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
-	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 func startScript(t *testing.T, sc Script) *Server {
@@ -53,7 +53,7 @@ func apiError(t *testing.T, err error, status int, typ, msg string) {
 
 // A missing or wrong key gets the API's 401 and consumes no scripted answer.
 func TestAPIKeyChecked(t *testing.T) {
-	s := startScript(t, Script{APIKey: "right", Responses: []Response{{Content: []conversation.Block{{Type: "text", Text: "ok"}}}}})
+	s := startScript(t, Script{APIKey: "right", Responses: []Response{{Content: []wire.Block{{Type: "text", Text: "ok"}}}}})
 	_, err := send(t, s, "wrong", params("x"))
 	apiError(t, err, 401, "authentication_error", "invalid x-api-key")
 	_, err = send(t, s, "", params("x"))
@@ -68,7 +68,7 @@ func TestAPIKeyChecked(t *testing.T) {
 
 // A request over the window gets the real 400 body, with the counts.
 func TestContextWindow(t *testing.T) {
-	s := startScript(t, Script{ContextWindow: 100, Responses: []Response{{Content: []conversation.Block{{Type: "text", Text: "ok"}}}}})
+	s := startScript(t, Script{ContextWindow: 100, Responses: []Response{{Content: []wire.Block{{Type: "text", Text: "ok"}}}}})
 	_, err := send(t, s, "k", params(strings.Repeat("a", 1000)))
 	apiError(t, err, 400, "invalid_request_error", "prompt is too long: ")
 	if !strings.Contains(err.Error(), " tokens > 100 maximum") {
@@ -82,7 +82,7 @@ func TestContextWindow(t *testing.T) {
 // Usage grows with the request: input tokens are the body's blocks over BytesPerToken.
 func TestUsageProportional(t *testing.T) {
 	s := startScript(t, Script{Responses: []Response{
-		{Content: []conversation.Block{{Type: "text", Text: "a"}}}, {Content: []conversation.Block{{Type: "text", Text: strings.Repeat("b", 400)}}},
+		{Content: []wire.Block{{Type: "text", Text: "a"}}}, {Content: []wire.Block{{Type: "text", Text: strings.Repeat("b", 400)}}},
 	}})
 	small, err := send(t, s, "k", params("x"))
 	if err != nil {
@@ -107,7 +107,7 @@ func TestUsageProportional(t *testing.T) {
 // follows the last breakpoint is plain input; a conversation that grows reads the
 // previous call's prefix through the lookback.
 func TestCacheAccounting(t *testing.T) {
-	ok := Response{Content: []conversation.Block{{Type: "text", Text: "ok"}}}
+	ok := Response{Content: []wire.Block{{Type: "text", Text: "ok"}}}
 	s := startScript(t, Script{MinCacheTokens: -1, Responses: []Response{ok, ok, ok}})
 	long := strings.Repeat("system prompt ", 400)
 	cached := func(msgs ...anthropic.MessageParam) anthropic.MessageNewParams {
@@ -147,7 +147,7 @@ func TestCacheAccounting(t *testing.T) {
 // The conversations the API refuses are refused with its messages, and cost no
 // scripted answer.
 func TestMalformedConversationsRefused(t *testing.T) {
-	ok := Response{Content: []conversation.Block{{Type: "text", Text: "ok"}}}
+	ok := Response{Content: []wire.Block{{Type: "text", Text: "ok"}}}
 	s := startScript(t, Script{Responses: []Response{ok}})
 	use := anthropic.NewAssistantMessage(anthropic.NewToolUseBlock("toolu_1", map[string]any{}, "Bash"))
 	result := func(id string) anthropic.MessageParam {

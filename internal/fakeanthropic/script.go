@@ -6,7 +6,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/wire"
 )
 
@@ -33,7 +32,7 @@ type Response struct {
 	When string `json:"when,omitempty"`
 
 	// Content is the assistant message: text and tool_use blocks.
-	Content []conversation.Block `json:"content,omitempty"`
+	Content []wire.Block `json:"content,omitempty"`
 	// StopReason defaults to "tool_use" when Content has a tool_use, else "end_turn".
 	StopReason string `json:"stop_reason,omitempty"`
 

@@ -250,7 +250,7 @@ func lastText(m conversation.Message) string {
 // wireBlock decodes a request's content block, whose tool_result content may be a
 // string or an array of text blocks.
 type wireBlock struct {
-	conversation.Block
+	wire.Block
 	RawContent json.RawMessage `json:"content"`
 }
 
@@ -282,7 +282,7 @@ func parseRequest(body []byte) (Request, error) {
 		msg := conversation.Message{Role: m.Role}
 		var text string
 		if json.Unmarshal(m.Content, &text) == nil {
-			msg.Content = []conversation.Block{{Type: wire.BlockText, Text: text}}
+			msg.Content = []wire.Block{{Type: wire.BlockText, Text: text}}
 		} else {
 			var blocks []wireBlock
 			if err := json.Unmarshal(m.Content, &blocks); err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
-	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 func start(t *testing.T, rs ...Response) *Server {
@@ -38,7 +38,7 @@ func params(text string) anthropic.MessageNewParams {
 // tool inputs split over many deltas, the stop reason from message_delta.
 func TestStreamThroughSDK(t *testing.T) {
 	input := `{"command":"echo a rather long command line that spans several deltas"}`
-	s := start(t, Response{Content: []conversation.Block{
+	s := start(t, Response{Content: []wire.Block{
 		{Type: "text", Text: "Let me run a command — with some UTF-8: é, 日本."},
 		{Type: "tool_use", ID: "toolu_1", Name: "Bash", Input: json.RawMessage(input)},
 	}})
@@ -74,7 +74,7 @@ func TestStreamThroughSDK(t *testing.T) {
 func TestErrors(t *testing.T) {
 	s := start(t,
 		Response{Status: 529}, Response{Status: 429}, Response{Status: 500}, Response{Status: 400, ErrorMessage: "bad"},
-		Response{Content: []conversation.Block{{Type: "text", Text: "one"}, {Type: "text", Text: "two"}}, FailAfterBlocks: 1},
+		Response{Content: []wire.Block{{Type: "text", Text: "one"}, {Type: "text", Text: "two"}}, FailAfterBlocks: 1},
 	)
 	for _, want := range []struct {
 		status int
@@ -101,8 +101,8 @@ func TestErrors(t *testing.T) {
 func TestWhenAndHold(t *testing.T) {
 	hold := make(chan struct{})
 	s := start(t,
-		Response{When: "beta", Content: []conversation.Block{{Type: "text", Text: "for beta"}}},
-		Response{When: "alpha", Content: []conversation.Block{{Type: "text", Text: "for alpha"}}, HoldBeforeEnd: hold},
+		Response{When: "beta", Content: []wire.Block{{Type: "text", Text: "for beta"}}},
+		Response{When: "alpha", Content: []wire.Block{{Type: "text", Text: "for alpha"}}, HoldBeforeEnd: hold},
 	)
 	done := make(chan anthropic.Message)
 	go func() {

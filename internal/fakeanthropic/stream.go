@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/wire"
 )
 
@@ -27,7 +26,7 @@ func outputTokens(r Response) int {
 	return out + 1
 }
 
-func blockStart(b conversation.Block) map[string]any {
+func blockStart(b wire.Block) map[string]any {
 	if b.Type == wire.BlockToolUse {
 		return map[string]any{"type": "tool_use", "id": b.ID, "name": b.Name, "input": map[string]any{}}
 	}
@@ -35,7 +34,7 @@ func blockStart(b conversation.Block) map[string]any {
 }
 
 // deltas splits a block's text or input into streamed pieces.
-func deltas(b conversation.Block) []map[string]any {
+func deltas(b wire.Block) []map[string]any {
 	var out []map[string]any
 	if b.Type == wire.BlockToolUse {
 		in := string(b.Input)

@@ -3,6 +3,8 @@ package testenv
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // CheckExampleTurn asserts that out is the tool_result message the README's example
@@ -36,13 +38,8 @@ func CheckExampleTurn(t testing.TB, root string, out []byte) {
 // UserMessage is the tool_result user message `starter run` prints, as the
 // end-to-end tests read it.
 type UserMessage struct {
-	Role    string `json:"role"`
-	Content []struct {
-		Type      string `json:"type"`
-		ToolUseID string `json:"tool_use_id"`
-		Content   string `json:"content"`
-		IsError   bool   `json:"is_error"`
-	} `json:"content"`
+	Role    string       `json:"role"`
+	Content []wire.Block `json:"content"`
 }
 
 // DecodeUserMessage parses out as a UserMessage, failing the test when it is not one.

@@ -11,9 +11,9 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/activities"
-	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/wire"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -77,13 +77,13 @@ func TestParityBackgroundShells(t *testing.T) {
 	// The same script through a session.
 	var rs []fakeanthropic.Response
 	for _, msg := range backgroundScript {
-		var content []conversation.Block
+		var content []wire.Block
 		for _, b := range msg {
-			content = append(content, conversation.Block{Type: "tool_use", ID: b.ID, Name: b.Name, Input: b.Input})
+			content = append(content, wire.Block{Type: "tool_use", ID: b.ID, Name: b.Name, Input: b.Input})
 		}
 		rs = append(rs, fakeanthropic.Response{Content: content})
 	}
-	done := fakeanthropic.Response{Content: []conversation.Block{{Type: "text", Text: "done"}}}
+	done := fakeanthropic.Response{Content: []wire.Block{{Type: "text", Text: "done"}}}
 	fake, err := fakeanthropic.Start(fakeanthropic.Script{Responses: append(rs, done, done, done)})
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +107,7 @@ func TestParityBackgroundShells(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ours []string
-	got := map[string]conversation.Block{}
+	got := map[string]wire.Block{}
 	for _, req := range fake.Requests() {
 		for _, msg := range req.Messages {
 			for _, b := range msg.Content {
