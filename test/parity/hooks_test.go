@@ -77,7 +77,6 @@ type hookDifference struct {
 const (
 	diffEffort     = "Claude Code reports its model's effort level; toolpipe sets none, so it has none to report"
 	diffCrons      = "toolpipe has no scheduled prompts (Claude Code's session crons)"
-	diffBackground = "the list of background shells comes with toolpipe's background shells (issue 17); without them the field is left out"
 	diffEditCheck  = "Claude Code checks that an Edit's file exists before its hooks run; toolpipe's workflow does no I/O, so the tool activity checks it, after PreToolUse, and PostToolUseFailure reports it"
 )
 
@@ -85,10 +84,6 @@ const (
 var hookDifferences = []hookDifference{
 	{events: []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop"}, field: "effort", why: diffEffort},
 	{events: []string{"Stop"}, field: "session_crons", why: diffCrons},
-	{events: []string{"Stop"}, field: "background_tasks", why: diffBackground, want: func(v any) bool {
-		a, ok := v.([]any)
-		return v == nil || ok && len(a) == 0
-	}},
 }
 
 // hookOnlyInToolpipe are hook runs that Claude Code does not make, with the reason.
