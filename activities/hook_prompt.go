@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // promptHookMaxTokens bounds the answer: a JSON object with a short reason.
@@ -69,7 +70,7 @@ func (a *Agent) RunPromptHook(ctx context.Context, inv hooks.PromptInvocation) (
 	}
 	var answer strings.Builder
 	for _, c := range msg.Content {
-		if c.Type == "text" {
+		if c.Type == wire.BlockText {
 			answer.WriteString(c.Text)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
@@ -21,8 +22,9 @@ var retryableAPITypes = map[string]bool{
 
 // modelError maps a failed model call to a Temporal failure: 429, 408/409, 5xx and 529
 // overloaded are retried (after retry-after when the API gives one); every other 4xx is
-// final, since the same request would be refused again. Anything that is not an API
-// answer (a reset connection, a timeout) is retried.
+// final, since the same request would be refused again; a request over the context
+// window is typed ErrPromptTooLong, so that the session can compact and retry.
+// Anything that is not an API answer (a reset connection, a timeout) is retried.
 func modelError(err error) error {
 	var apiErr *anthropic.Error
 	if !errors.As(err, &apiErr) {
@@ -36,7 +38,11 @@ func modelError(err error) error {
 	retryable := status == http.StatusTooManyRequests || status == http.StatusRequestTimeout ||
 		status == http.StatusConflict || status >= 500 || (status < 400 && retryableAPITypes[typ])
 	if !retryable {
-		return temporal.NewApplicationErrorWithOptions(msg, contract.ErrModelRejected, temporal.ApplicationErrorOptions{NonRetryable: true})
+		typ := contract.ErrModelRejected
+		if status == http.StatusBadRequest && strings.HasPrefix(apiErr.Message, contract.PromptTooLongText) {
+			typ = contract.ErrPromptTooLong
+		}
+		return temporal.NewApplicationErrorWithOptions(msg, typ, temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
 	return temporal.NewApplicationErrorWithOptions(msg, contract.ErrModelUnavailable,
 		temporal.ApplicationErrorOptions{NextRetryDelay: retryAfter(apiErr.Response)})

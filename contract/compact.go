@@ -1,7 +1,10 @@
 package contract
 
 import (
+	"errors"
 	"strings"
+
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/toolpipe/toolpipe/conversation"
 )
@@ -41,7 +44,25 @@ func Compacted(session string, seq, size int, kept conversation.Conversation) co
 }
 
 // IsPromptTooLong says err is the API's refusal of a request over the context
-// window ("prompt is too long: N tokens > M maximum").
+// window, which the model activity types ErrPromptTooLong. Failures recorded before
+// that type existed are ErrModelRejected with the API's text ("prompt is too long:
+// N tokens > M maximum"); they are still recognised so that those histories replay.
 func IsPromptTooLong(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "prompt is too long")
+	var appErr *temporal.ApplicationError
+	if !errors.As(err, &appErr) {
+		return false
+	}
+	switch appErr.Type() {
+	case ErrPromptTooLong:
+		return true
+	case ErrModelRejected:
+		return strings.Contains(appErr.Message(), PromptTooLongText)
+	}
+	return false
 }
+
+// PromptTooLongText opens the message of the API's 400 invalid_request_error for a
+// request over the context window. The Messages API gives that refusal no error
+// type of its own, so the model activity classifies it by this text, once, where
+// it reads the API's answer.
+const PromptTooLongText = "prompt is too long"

@@ -48,6 +48,9 @@ const (
 	// ErrModelRejected: the model API refused the request (a 4xx other than 429);
 	// sending it again cannot help.
 	ErrModelRejected = "ModelRejected"
+	// ErrPromptTooLong: the model API refused the request as longer than the
+	// model's context window; the session compacts and tries once more.
+	ErrPromptTooLong = "PromptTooLong"
 	// ErrModelNotConfigured: the worker has no API key.
 	ErrModelNotConfigured = "ModelNotConfigured"
 	// ErrConversationStore: the conversation store could not be read or written.

@@ -113,7 +113,7 @@ func (s *session) compact(ctx workflow.Context, trigger, instructions string) er
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval: s.opts.ModelRetryInterval, BackoffCoefficient: 2, MaximumInterval: time.Minute,
 			MaximumAttempts:        s.opts.ModelAttempts,
-			NonRetryableErrorTypes: []string{contract.ErrModelRejected, contract.ErrModelNotConfigured},
+			NonRetryableErrorTypes: []string{contract.ErrModelRejected, contract.ErrPromptTooLong, contract.ErrModelNotConfigured},
 		},
 	})
 	req := contract.CompactRequest{

@@ -126,7 +126,7 @@ func (s *session) modelCtx(ctx workflow.Context) workflow.Context {
 			BackoffCoefficient:     2,
 			MaximumInterval:        time.Minute,
 			MaximumAttempts:        s.opts.ModelAttempts,
-			NonRetryableErrorTypes: []string{contract.ErrModelRejected, contract.ErrModelNotConfigured},
+			NonRetryableErrorTypes: []string{contract.ErrModelRejected, contract.ErrPromptTooLong, contract.ErrModelNotConfigured},
 		},
 	})
 }
