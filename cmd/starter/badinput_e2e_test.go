@@ -32,6 +32,8 @@ func TestBadInputOfEveryKindExits2(t *testing.T) {
 		{"id with ..", `{"role":"assistant","content":[{"type":"tool_use","id":"a..b","name":"Read","input":{}}]}`, "tool_use id", []string{"run", "-"}},
 		{"2001 tools", many.String(), "at most 2000", []string{"run", "-"}},
 		{"unknown command", "", "unknown command", []string{"frobnicate"}},
+		{"mistyped command", "", `"agnet" for "starter"; did you mean agent`, []string{"agnet"}},
+		{"argument to gc", "", "gc takes 0 argument", []string{"gc", "now"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cmd := starter(t, t.TempDir(), c.args...)

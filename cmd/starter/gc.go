@@ -25,7 +25,7 @@ unreachable: a session's directory (persisted outputs under tool-results/, its
 conversation, scratch files) once no workflow of the session is left in history and
 nothing in it changed for a retention period, and payloads stored before the oldest
 workflow still in history started. With --dry-run, only say what would go.`,
-		Args: cobra.NoArgs,
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			e, err := connect(cmd)
 			if err != nil {

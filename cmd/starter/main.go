@@ -44,16 +44,35 @@ func main() {
 	})
 	root.AddCommand(runCmd(), statusCmd(), interruptCmd(), devCmd(), approveCmd(), denyCmd())
 	root.AddCommand(agentCmd(), gcCmd())
-	if err := root.Execute(); err != nil {
+	err := knownCommand(root, os.Args[1:])
+	if err == nil {
+		err = root.Execute()
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "starter:", oneLine(err))
 		var bad badInputError
-		// cobra's "unknown command" is a plain error: a mistyped command is bad input too.
-		if errors.As(err, &bad) || isUsageError(err) || strings.HasPrefix(err.Error(), "unknown command") {
+		if errors.As(err, &bad) || isUsageError(err) {
 			os.Exit(exitBadInput)
 		}
 		os.Exit(exitInfra)
 	}
 	os.Exit(exitOK)
+}
+
+// knownCommand refuses a command starter does not have as a usage error (exit 2).
+// cobra reports it as a plain error from the same lookup Execute makes; looking it
+// up first types it here instead of matching its text after.
+func knownCommand(root *cobra.Command, args []string) error {
+	root.InitDefaultHelpCmd() // Execute adds help and completion; Find must see them
+	root.InitDefaultCompletionCmd()
+	if _, _, err := root.Find(args); err != nil {
+		// cobra puts its suggestions on lines of their own; the error is one line.
+		msg := strings.TrimSpace(err.Error())
+		msg = strings.Join(strings.Fields(strings.Replace(msg, "Did you mean this?", "; did you mean", 1)), " ")
+		msg = strings.Replace(msg, " ; did", "; did", 1)
+		return usageError{fmt.Errorf("%s (see %s --help)", msg, root.CommandPath())}
+	}
+	return nil
 }
 
 // isUsageError: cobra's own complaints about flags and arguments are bad input too.

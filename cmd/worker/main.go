@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -28,7 +27,12 @@ func main() {
 		Short:         "Run toolpipe's workflows and tools",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return badInput{fmt.Errorf("worker takes no arguments, got %q (see worker --help)", args)}
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			file, _ := cmd.Flags().GetString("config")
 			cfg, v, err := config.Load(cmd.Flags(), file)
@@ -87,7 +91,7 @@ func main() {
 	if err := cmd.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		var bad badInput
-		if errors.As(err, &bad) || strings.HasPrefix(err.Error(), "unknown command") {
+		if errors.As(err, &bad) {
 			os.Exit(2)
 		}
 		os.Exit(1)
