@@ -29,7 +29,8 @@ const sweepFor = 2 * time.Minute
 const sweepRetry = 500 * time.Millisecond
 
 // sweepLost declares lost the running tools of every dead worker of the state
-// directory on this kernel (lost.go), retrying while the server is unreachable. It
+// directory on this kernel, or of a kernel gone since on a local file system
+// (lost.go), retrying while the server is unreachable. It
 // returns how many attempts it failed.
 func sweepLost(ctx context.Context, stateDir string, c client.Client, log *slog.Logger) int {
 	ctx, cancel := context.WithTimeout(ctx, sweepFor)
@@ -60,7 +61,14 @@ func sweepOnce(ctx context.Context, stateDir string, c client.Client, log *slog.
 	}
 	boot := bootID()
 	for _, e := range entries {
-		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+		if !e.IsDir() {
+			continue
+		}
+		if strings.HasPrefix(e.Name(), ".new-") {
+			removeAbandoned(filepath.Join(root, e.Name()))
+			continue
+		}
+		if strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
 		n, retry := sweepDir(ctx, filepath.Join(root, e.Name()), boot, c, log)
@@ -75,8 +83,15 @@ func sweepOnce(ctx context.Context, stateDir string, c client.Client, log *slog.
 // work on one directory.
 func sweepDir(ctx context.Context, dir, boot string, c client.Client, log *slog.Logger) (failed int, again bool) {
 	var o owner
-	if b, err := os.ReadFile(filepath.Join(dir, "owner.json")); err != nil || json.Unmarshal(b, &o) != nil || o.BootID != boot {
-		return 0, false // another kernel's worker (a shared file system): its lock proves nothing here
+	if b, err := os.ReadFile(filepath.Join(dir, "owner.json")); err != nil || json.Unmarshal(b, &o) != nil {
+		return 0, false
+	}
+	// A worker of another kernel on a shared file system may be alive: its lock
+	// proves nothing here. On a local one, that kernel is gone (the machine
+	// rebooted), and its workers with it.
+	otherBoot := o.BootID != boot
+	if otherBoot && onSharedFS(dir) {
+		return 0, false
 	}
 	lock, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_RDWR, 0)
 	if err != nil {
@@ -87,8 +102,11 @@ func sweepDir(ctx context.Context, dir, boot string, c client.Client, log *slog.
 		return 0, false // alive (or stalled, or being swept): not ours to judge
 	}
 	// What the dead worker's tools started dies before the model hears they were
-	// interrupted, so that running them again does not run them twice.
-	killGroups(dir, log)
+	// interrupted, so that running them again does not run them twice. The groups of
+	// a kernel that is gone died with it; their numbers may name others' now.
+	if !otherBoot {
+		killGroups(dir, log)
+	}
 	running := filepath.Join(dir, "running")
 	recs, err := os.ReadDir(running)
 	if err != nil {
@@ -150,4 +168,34 @@ func gone(err error) bool {
 	var notFound *serviceerror.NotFound
 	var invalid *serviceerror.InvalidArgument
 	return errors.As(err, &notFound) || errors.As(err, &invalid)
+}
+
+// abandonedAfter is how old a directory a worker was creating (.new-*) must be
+// before a sweep removes it: creating one takes milliseconds, and a sweep must not
+// pull it from under a worker that is starting.
+const abandonedAfter = time.Minute
+
+// removeAbandoned removes the directory a worker died creating, once it is old.
+func removeAbandoned(dir string) {
+	if fi, err := os.Stat(dir); err == nil && time.Since(fi.ModTime()) > abandonedAfter {
+		_ = os.RemoveAll(dir)
+	}
+}
+
+// sharedFSTypes are the file systems (statfs magic numbers) that other kernels may
+// have mounted at the same time: network, cluster and FUSE ones (sshfs, virtiofs).
+var sharedFSTypes = map[uint32]bool{
+	0x6969: true, 0x517B: true, 0xFF534D42: true, 0xFE534D42: true, // nfs, smb, cifs, smb2
+	0x65735546: true, 0x01021997: true, 0x00C36400: true, 0x5346414F: true, // fuse, 9p, ceph, afs
+	0x01161970: true, 0x7461636F: true, 0x0BD00BD0: true, // gfs2, ocfs2, lustre
+}
+
+// onSharedFS says whether dir may be shared with other kernels; when it cannot
+// tell, it says yes, which only keeps a dead worker's directory longer.
+var onSharedFS = func(dir string) bool {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return true
+	}
+	return sharedFSTypes[uint32(st.Type)]
 }
