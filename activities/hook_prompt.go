@@ -30,10 +30,7 @@ const ErrNoModel = "no model to ask: the worker has no ANTHROPIC_API_KEY; set it
 // results (non-blocking, as in Claude Code); an overloaded or unreachable API is an
 // activity error, which Temporal retries within the hook's attempts.
 func (a *Agent) RunPromptHook(ctx context.Context, inv hooks.PromptInvocation) (hooks.PromptRun, error) {
-	run := hooks.PromptRun{Model: inv.Model, Timeout: inv.Timeout()}
-	if run.Model == "" {
-		run.Model = smallFastModel()
-	}
+	run := hooks.PromptRun{Model: promptHookModel(inv), Timeout: inv.Timeout()}
 	if a.cfg.APIKey == "" {
 		run.Failure = ErrNoModel
 		return run, nil
@@ -53,6 +50,9 @@ func (a *Agent) RunPromptHook(ctx context.Context, inv hooks.PromptInvocation) (
 		},
 	})
 	run.Duration = time.Since(start)
+	if err == nil {
+		noteModelResponse(ctx, *msg) // for its span (telemetry_model.go)
+	}
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return hooks.PromptRun{}, ctx.Err() // cancelled with its call
@@ -79,6 +79,14 @@ func (a *Agent) RunPromptHook(ctx context.Context, inv hooks.PromptInvocation) (
 		run.Answer = strings.ToValidUTF8(run.Answer[:hooks.OutputCap], "")
 	}
 	return run, nil
+}
+
+// promptHookModel is the model a prompt hook asks: its own, else the small fast one.
+func promptHookModel(inv hooks.PromptInvocation) string {
+	if inv.Model != "" {
+		return inv.Model
+	}
+	return smallFastModel()
 }
 
 // smallFastModel is the model prompt hooks ask when they name none, read from the

@@ -126,7 +126,7 @@ func (a *Agent) Register(r worker.ActivityRegistry) {
 	r.RegisterActivityWithOptions(a.AppendMessages, activity.RegisterOptions{Name: contract.AppendActivityName})
 	r.RegisterActivityWithOptions(a.OpenSession, activity.RegisterOptions{Name: contract.OpenSessionActivityName})
 	r.RegisterActivityWithOptions(a.observedCompact(), activity.RegisterOptions{Name: contract.CompactActivityName})
-	r.RegisterActivityWithOptions(a.RunPromptHook, activity.RegisterOptions{Name: contract.PromptHookActivityName}) // hook_prompt.go
+	r.RegisterActivityWithOptions(a.observedPromptHook(), activity.RegisterOptions{Name: contract.PromptHookActivityName}) // hook_prompt.go
 }
 
 // StateDir is where the tool activities keep sessions, for wiring the agent

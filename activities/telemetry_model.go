@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/hooks"
 )
 
 // Span attributes of a model call, from OpenTelemetry's semantic conventions for
@@ -52,6 +53,7 @@ type modelCall struct {
 	answered bool
 	model    string
 	id       string
+	usage    conversation.Usage // the response's, for calls whose reply does not carry it
 }
 
 // noteModelResponse records the response of a streamed model call for its span;
@@ -59,24 +61,40 @@ type modelCall struct {
 func noteModelResponse(ctx context.Context, m anthropic.Message) {
 	if c, ok := ctx.Value(modelCallKey{}).(*modelCall); ok {
 		c.answered, c.model, c.id = true, string(m.Model), m.ID
+		c.usage = conversation.Usage{InputTokens: m.Usage.InputTokens, OutputTokens: m.Usage.OutputTokens,
+			CacheCreationInputTokens: m.Usage.CacheCreationInputTokens, CacheReadInputTokens: m.Usage.CacheReadInputTokens}
 	}
 }
 
-// observedModel wraps a model activity (a turn's message, a compaction's summary)
-// with a "chat {model}" span carrying the request's model, the response's model and
-// id, the token counts and the stop reason; a failed call's span has Error status
-// and error.type (the activity's error type, ModelUnavailable for example). As for
-// tools, the tracer is the one behind the SDK's RunActivity span.
+// modelOutcome is what a model activity's reply tells its span: the usage (zero:
+// take the response's), the stop reason, and a failure the activity answers as a
+// result rather than an error (a prompt hook's refused or timed-out call), with its
+// error.type.
+type modelOutcome struct {
+	usage             conversation.Usage
+	stop              string
+	failure, failType string
+}
+
+// observedModel wraps a model activity (a turn's message, a compaction's summary, a
+// prompt hook's question) with a "chat {model}" span carrying the request's model,
+// the response's model and id, the token counts and the stop reason; a failed
+// call's span has Error status and error.type (the activity's error type,
+// ModelUnavailable for example). As for tools, the tracer is the one behind the
+// SDK's RunActivity span.
 func observedModel[Req, Reply any](fn func(context.Context, Req) (Reply, error),
-	request func(Req) conversation.ModelRequest, reply func(Reply) (conversation.Usage, string)) func(context.Context, Req) (Reply, error) {
+	request func(Req) conversation.ModelRequest, reply func(Reply) modelOutcome) func(context.Context, Req) (Reply, error) {
 	return func(ctx context.Context, req Req) (Reply, error) {
 		mr := request(req)
 		tracer := trace.SpanFromContext(ctx).TracerProvider().Tracer(instrumentationName)
 		ctx, span := tracer.Start(ctx, "chat "+mr.Model, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(
 			contract.AttrOperation.String("chat"), AttrProvider.String(providerAnthropic), AttrSystem.String(providerAnthropic),
 			AttrRequestModel.String(mr.Model), AttrMaxTokens.Int(mr.MaxTokens),
-			contract.AttrSessionID.String(mr.SessionID), AttrSeq.Int(mr.Seq)))
+			contract.AttrSessionID.String(mr.SessionID)))
 		defer span.End()
+		if mr.Seq > 0 { // the stored message's number; a prompt hook's answer is not stored
+			span.SetAttributes(AttrSeq.Int(mr.Seq))
+		}
 		call := &modelCall{}
 		out, err := fn(context.WithValue(ctx, modelCallKey{}, call), req)
 		if err != nil {
@@ -85,9 +103,17 @@ func observedModel[Req, Reply any](fn func(context.Context, Req) (Reply, error),
 			span.SetAttributes(contract.AttrErrorType.String(errorType(err)))
 			return out, err
 		}
-		usage, stop := reply(out)
-		if stop != "" {
-			span.SetAttributes(AttrFinishReasons.StringSlice([]string{stop}))
+		o := reply(out)
+		if o.stop != "" {
+			span.SetAttributes(AttrFinishReasons.StringSlice([]string{o.stop}))
+		}
+		if o.failure != "" {
+			span.SetStatus(codes.Error, o.failure)
+			span.SetAttributes(contract.AttrErrorType.String(o.failType))
+		}
+		usage := o.usage
+		if usage == (conversation.Usage{}) {
+			usage = call.usage
 		}
 		if !call.answered {
 			span.SetAttributes(AttrModelReused.Bool(true))
@@ -121,11 +147,30 @@ func errorType(err error) string {
 func (a *Agent) observedCallModel() func(context.Context, conversation.ModelRequest) (conversation.ModelReply, error) {
 	return observedModel(a.CallModel,
 		func(r conversation.ModelRequest) conversation.ModelRequest { return r },
-		func(r conversation.ModelReply) (conversation.Usage, string) { return r.Usage, r.StopReason })
+		func(r conversation.ModelReply) modelOutcome { return modelOutcome{usage: r.Usage, stop: r.StopReason} })
 }
 
 func (a *Agent) observedCompact() func(context.Context, contract.CompactRequest) (contract.CompactReply, error) {
 	return observedModel(a.CompactConversation,
 		func(r contract.CompactRequest) conversation.ModelRequest { return r.Model },
-		func(r contract.CompactReply) (conversation.Usage, string) { return r.Usage, "" })
+		func(r contract.CompactReply) modelOutcome { return modelOutcome{usage: r.Usage} })
+}
+
+// observedPromptHook is the prompt hook activity with its span. A refused or
+// timed-out question is the hook's result (non-blocking, as in Claude Code), not
+// an activity error; its span still says it failed.
+func (a *Agent) observedPromptHook() func(context.Context, hooks.PromptInvocation) (hooks.PromptRun, error) {
+	return observedModel(a.RunPromptHook,
+		func(inv hooks.PromptInvocation) conversation.ModelRequest {
+			return conversation.ModelRequest{Model: promptHookModel(inv), MaxTokens: promptHookMaxTokens, SessionID: inv.SessionID}
+		},
+		func(r hooks.PromptRun) modelOutcome {
+			switch {
+			case r.TimedOut:
+				return modelOutcome{failure: "the prompt hook's model did not answer in time", failType: "timeout"}
+			case r.Failure != "":
+				return modelOutcome{failure: r.Failure, failType: contract.ErrModelRejected}
+			}
+			return modelOutcome{}
+		})
 }

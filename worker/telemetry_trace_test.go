@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/contract"
+	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
@@ -179,4 +180,68 @@ func attrKey(s tracetest.SpanStub, k string) string {
 		}
 	}
 	return ""
+}
+
+// A prompt hook's question is a model call like the agent's: a "chat {model}" span
+// with the GenAI attributes and the response's tokens. A question the API refuses
+// is the hook's non-blocking result, not an activity failure; its span says Error.
+func TestPromptHookSpan(t *testing.T) {
+	_, c, spans := tracedClient(t)
+	fake, err := fakeanthropic.Start(fakeanthropic.Script{MinCacheTokens: -1, Responses: []fakeanthropic.Response{
+		{When: "first call", Content: []wire.Block{{Type: "text", Text: `{"ok": true, "reason": "fine"}`}}},
+		{When: "second call", Status: 400, ErrorMessage: "output_config: not supported here"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fake.Close)
+	queue, state := testenv.TaskQueue(t), t.TempDir()
+	acts, err := activities.New(activities.Config{StateDir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testenv.StartWorkerWith(t, c, queue, func(r sdkworker.Registry) {
+		tpworker.RegisterWithAgent(r, acts, activities.AgentConfig{StateDir: state, APIKey: "sk-test", BaseURL: fake.URL()})
+	})
+	ctx := testenv.Context(t)
+	for _, q := range []string{"first call", "second call"} {
+		settings := &workflows.TurnSettings{Hooks: hooks.Config{PreToolUse: []hooks.Group{{Matcher: "Bash",
+			Hooks: []hooks.Command{{Type: hooks.TypePrompt, Prompt: q + ": is this fine? $ARGUMENTS", Model: "claude-judge-1"}}}}}}
+		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "prompt-span-" + strings.ReplaceAll(q, " ", "-") + queue, TaskQueue: queue},
+			workflows.TurnWorkflowName, workflows.TurnInput{SessionID: "s-hook", Workdir: t.TempDir(), CloseIntake: true, Settings: settings,
+				Blocks: []tool.Block{block("b1", tool.BashName, map[string]any{"command": "echo hi"})}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := run.Get(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := fake.Requests()
+	var chats []tracetest.SpanStub
+	for _, s := range spans.GetSpans() {
+		if s.Name == "chat claude-judge-1" {
+			chats = append(chats, s)
+		}
+	}
+	if len(chats) != 2 || len(reqs) != 2 {
+		t.Fatalf("%d prompt hook chat spans, %d requests; want 2 of each", len(chats), len(reqs))
+	}
+	ok, refused := chats[0], chats[1]
+	u := reqs[0].Usage
+	for k, v := range map[string]string{
+		string(contract.AttrOperation): "chat", string(activities.AttrRequestModel): "claude-judge-1", string(activities.AttrResponseModel): "claude-judge-1",
+		string(contract.AttrSessionID): "s-hook", string(activities.AttrInputTokens): strconv.Itoa(u.TotalInput()),
+		string(activities.AttrOutputTokens): strconv.Itoa(u.OutputTokens),
+	} {
+		if g := attrKey(ok, k); g != v {
+			t.Errorf("answered prompt hook span: %s = %q, want %q", k, g, v)
+		}
+	}
+	if ok.Status.Code == codes.Error || u.TotalInput() == 0 {
+		t.Errorf("answered prompt hook span: status %v, input tokens %d", ok.Status, u.TotalInput())
+	}
+	if refused.Status.Code != codes.Error || attr(refused, contract.AttrErrorType) != contract.ErrModelRejected {
+		t.Errorf("refused prompt hook span: status %v, error.type %q; want Error and %s", refused.Status, attr(refused, contract.AttrErrorType), contract.ErrModelRejected)
+	}
 }
