@@ -116,7 +116,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 	if err := s.register(ctx); err != nil {
 		return SessionResult{}, err
 	}
-	s.serveBackground(ctx) // session_background.go
+	s.serveBackground(ctx) // session_background.go; after restore, which fills s.bg
 	if in.Carry == nil {
 		if err := s.open(ctx); err != nil {
 			return SessionResult{}, err
@@ -257,6 +257,7 @@ func (s *session) carryInput() SessionInput {
 		Events: events, EventBase: base, ModelStop: s.modelStop, LastResults: s.lastResults,
 		LastError: s.lastError, LastUsage: s.lastUsage, Cost: s.cost,
 		CtxBytes: s.ctxBytes, Compactions: s.compactions, PromptSeq: s.promptSeq,
+		EndedTasks: s.endedTasks(), // session_background.go
 	}
 	return in
 }
@@ -272,6 +273,7 @@ func (s *session) restore(c *SessionCarry) {
 	s.lastUsage, s.cost = c.LastUsage, c.Cost
 	s.ctxBytes, s.compactions = c.CtxBytes, c.Compactions
 	s.promptSeq = c.PromptSeq
+	s.restoreTasks(c.EndedTasks) // session_background.go
 }
 
 // addUser queues a user message for the next model call.

@@ -194,6 +194,21 @@ type SessionCarry struct {
 	Compactions int `json:"compactions,omitempty"`
 	// PromptSeq keeps the hooks' prompt_id across runs (session_prompt_id.go).
 	PromptSeq int `json:"prompt_seq,omitempty"`
+	// EndedTasks are the background tasks that ended in earlier runs (the most
+	// recent carriedTasks): TaskStop and the state query still know them. A run
+	// continues as new only once none runs.
+	EndedTasks []EndedTask `json:"ended_tasks,omitempty"`
+}
+
+// EndedTask is a background task that has ended, as a continued session keeps it.
+type EndedTask struct {
+	ID          string `json:"id"`
+	ToolUseID   string `json:"tool_use_id"`
+	Command     string `json:"command"`
+	Description string `json:"description,omitempty"`
+	OutputFile  string `json:"output_file"`
+	// Status is tool.TaskCompleted, TaskFailed or TaskKilled.
+	Status string `json:"status"`
 }
 
 // SessionResult is the workflow result.
@@ -321,7 +336,8 @@ type SessionState struct {
 	ContextWindow int `json:"context_window,omitempty"`
 	// Compactions counts the times the conversation was replaced by a summary.
 	Compactions int `json:"compactions,omitempty"`
-	// BackgroundTasks are this run's background shells, running or ended, in the
-	// order they started (session_background.go).
+	// BackgroundTasks are the session's background shells, running or ended, in the
+	// order they started; ended ones of earlier runs as far as continue-as-new
+	// carried them (session_background.go).
 	BackgroundTasks []hooks.BackgroundTask `json:"background_tasks,omitempty"`
 }

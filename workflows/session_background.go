@@ -47,7 +47,9 @@ const backgroundGrace = bashTimeoutMargin
 // produces no command until a turn asks, so histories from before background
 // shells replay unchanged.
 func (s *session) serveBackground(ctx workflow.Context) {
-	s.bg.byID = map[string]*backgroundTask{}
+	if s.bg.byID == nil {
+		s.bg.byID = map[string]*backgroundTask{}
+	}
 	ch := workflow.GetSignalChannel(ctx, BackgroundSignal)
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		for {
@@ -199,6 +201,38 @@ func (s *session) taskList() []hooks.BackgroundTask {
 		out = append(out, hooks.BackgroundTask{ID: t.ID, Type: "shell", Status: t.Status, Description: t.Description, Command: t.Command})
 	}
 	return out
+}
+
+// carriedTasks bounds how many ended tasks continue-as-new carries: the newest,
+// which a model may still name in TaskStop or read the output of.
+const carriedTasks = 100
+
+// endedTasks are the ended tasks a continued run keeps, oldest first.
+func (s *session) endedTasks() []EndedTask {
+	var out []EndedTask
+	for _, id := range s.bg.order {
+		if t := s.bg.byID[id]; !t.running() {
+			out = append(out, EndedTask{ID: t.ID, ToolUseID: t.ToolUseID, Command: t.Command, Description: t.Description,
+				OutputFile: t.OutputFile, Status: t.Status})
+		}
+	}
+	if drop := len(out) - carriedTasks; drop > 0 {
+		out = out[drop:]
+	}
+	return out
+}
+
+// restoreTasks puts back the ended tasks an earlier run carried.
+func (s *session) restoreTasks(tasks []EndedTask) {
+	if len(tasks) == 0 {
+		return
+	}
+	s.bg.byID = make(map[string]*backgroundTask, len(tasks))
+	for _, t := range tasks {
+		s.bg.byID[t.ID] = &backgroundTask{ID: t.ID, ToolUseID: t.ToolUseID, Command: t.Command, Description: t.Description,
+			OutputFile: t.OutputFile, Status: t.Status}
+		s.bg.order = append(s.bg.order, t.ID)
+	}
 }
 
 // runningTasks lists the running tasks as Stop hooks get them (background_tasks).

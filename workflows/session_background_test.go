@@ -358,3 +358,54 @@ func TestBackgroundShellTimeout(t *testing.T) {
 		t.Fatalf("the timed-out command %d still runs", pid)
 	}
 }
+
+// A continued session still knows the background tasks that ended in an earlier
+// run: TaskStop on one says it is not running (with its status), not that there is
+// no such task, and the session's state lists it.
+func TestEndedTasksSurviveContinueAsNew(t *testing.T) {
+	h := newIdleAgentHarness(t)
+	id, _ := h.taskOutput("s1", "bg1")
+	h.fake.Add(
+		fakeanthropic.Response{Content: []wire.Block{use("bg1", "Bash", map[string]any{"command": "echo hi", "run_in_background": true})}},
+		fakeanthropic.Response{When: "<task-notification>", Content: []wire.Block{use("stop", "TaskStop", map[string]any{"task_id": id})}},
+		fakeanthropic.Response{Content: []wire.Block{text("Waiting for it.")}},
+		fakeanthropic.Response{Content: []wire.Block{text("Done.")}},
+	)
+	h.startWorker()
+	opts := fastOptions()
+	opts.ContinueAsNewEvery = 1 // a new run as soon as no task runs
+	run := h.start(workflows.SessionInput{Prompt: "start it", Options: opts})
+	res := h.result(run)
+	v, err := h.c.QueryWorkflow(testenv.Context(t), run.GetID(), "", workflows.SessionStateQuery)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st workflows.SessionState
+	if err := v.Get(&st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Runs < 2 {
+		t.Fatalf("the session ran in %d run(s); the test needs it continued", st.Runs)
+	}
+	if len(st.BackgroundTasks) != 1 || st.BackgroundTasks[0].ID != id || st.BackgroundTasks[0].Status != tool.TaskCompleted {
+		t.Errorf("the last run's state lists %+v, want %s %s", st.BackgroundTasks, id, tool.TaskCompleted)
+	}
+	convs, err := persistence.NewConversations(h.state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := convs.Load(res.Conversation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stop *wire.Block
+	for _, m := range msgs {
+		if r, ok := userResults(m)["stop"]; ok {
+			stop = &r
+		}
+	}
+	want := "<tool_use_error>Task " + id + " is not running (status: " + tool.TaskCompleted + ")</tool_use_error>"
+	if stop == nil || stop.Content != want || !stop.IsError {
+		t.Fatalf("TaskStop of a task that ended in an earlier run: %+v\nwant %s", stop, want)
+	}
+}
