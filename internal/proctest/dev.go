@@ -2,11 +2,9 @@ package proctest
 
 import (
 	"bufio"
-	"bytes"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -24,7 +22,7 @@ func StartDev(t *testing.T, dev *exec.Cmd) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr lockedBuffer
+	var stderr LockedBuffer
 	if dev.Stderr == nil {
 		dev.Stderr = &stderr
 	}
@@ -63,22 +61,4 @@ func StartDev(t *testing.T, dev *exec.Cmd) {
 	case <-time.After(2 * time.Minute):
 		t.Fatalf("starter dev did not start its worker within 2 minutes:\n%s", stderr.String())
 	}
-}
-
-// lockedBuffer is a bytes.Buffer the process writes while the test may read it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
