@@ -6,9 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	sdkworker "go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
-
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
@@ -80,9 +77,5 @@ func TestTurnInterruptHooksReplay(t *testing.T) {
 		}
 		testenv.WriteHistory(t, interruptHookHistory, testenv.History(t, h.c, run.GetID(), run.GetRunID()))
 	}
-	r := sdkworker.NewWorkflowReplayer()
-	r.RegisterWorkflowWithOptions(workflows.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName})
-	if err := r.ReplayWorkflowHistoryFromJSONFile(nil, interruptHookHistory); err != nil {
-		t.Fatalf("replay of %s: %v", interruptHookHistory, err)
-	}
+	replayHistory(t, interruptHookHistory, "")
 }

@@ -78,7 +78,7 @@ func TestSessionStartAfterCompaction(t *testing.T) {
 	if os.Getenv("TOOLPIPE_RECORD_HISTORY") == "1" {
 		testenv.WriteHistory(t, startCompactHistory, testenv.History(t, h.c, run.GetID(), run.GetRunID()))
 	}
-	replaySession(t, startCompactHistory, startCompactReplayID) // session_compact_replay_test.go
+	replayHistory(t, startCompactHistory, startCompactReplayID) // replay_helper_test.go
 }
 
 // A session id that was used before resumes its conversation, and its SessionStart
