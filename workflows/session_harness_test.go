@@ -44,12 +44,30 @@ func newAgentHarness(t *testing.T, rs ...fakeanthropic.Response) *agentHarness {
 // newIdleAgentHarness is newAgentHarness without a worker: the test starts them.
 func newIdleAgentHarness(t *testing.T, rs ...fakeanthropic.Response) *agentHarness {
 	t.Helper()
-	fake, err := fakeanthropic.Start(fakeanthropic.Script{Responses: rs})
+	fake := startFake(t, fakeanthropic.Script{Responses: rs})
+	return &agentHarness{t: t, c: testenv.Client(), queue: testenv.TaskQueue(t), state: t.TempDir(), work: t.TempDir(), fake: fake}
+}
+
+// startFake starts a fake model serving script until the test ends.
+func startFake(t *testing.T, script fakeanthropic.Script) *fakeanthropic.Server {
+	t.Helper()
+	fake, err := fakeanthropic.Start(script)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(fake.Close)
-	return &agentHarness{t: t, c: testenv.Client(), queue: testenv.TaskQueue(t), state: t.TempDir(), work: t.TempDir(), fake: fake}
+	return fake
+}
+
+// runScript gives an idle harness a fake model serving script instead of the one it
+// was made with, for a script that needs what newIdleAgentHarness makes (files in its
+// working directory) or more than responses (a context window), and starts the
+// worker that calls it.
+func (h *agentHarness) runScript(script fakeanthropic.Script) *fakeanthropic.Server {
+	h.t.Helper()
+	h.fake = startFake(h.t, script)
+	h.startWorker()
+	return h.fake
 }
 
 // startWorker starts a worker on the harness's queue (another one, after a stop).
