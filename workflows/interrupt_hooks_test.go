@@ -10,6 +10,7 @@ import (
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/internal/testfs"
 	"github.com/toolpipe/toolpipe/scheduler"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -37,7 +38,7 @@ func TestInterruptRunsFailureHooks(t *testing.T) {
 	if r := userResults(h.fake.Requests()[1].Messages[2])["s1"]; !r.IsError || r.Content != scheduler.InterruptedMessage {
 		t.Fatalf("interrupted result %+v", r)
 	}
-	ins := readJSONL(t, log)
+	ins := testfs.ReadJSONValues(t, log)
 	if len(ins) != 1 {
 		t.Fatalf("%d PostToolUseFailure runs, want 1: %v", len(ins), ins)
 	}

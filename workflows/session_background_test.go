@@ -17,6 +17,7 @@ import (
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/internal/testfs"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -269,7 +270,7 @@ func TestBackgroundShellHookInputs(t *testing.T) {
 	note := tool.TaskNotification{TaskID: id, ToolUseID: "bg1", OutputFile: out, Status: "completed",
 		Summary: `Background command "bg" completed (exit code 0)`}.Message()
 	var got []string
-	for _, in := range readJSONL(t, log) {
+	for _, in := range testfs.ReadJSONValues(t, log) {
 		ev := in["hook_event_name"].(string)
 		switch ev {
 		case "PostToolUse":

@@ -10,6 +10,7 @@ import (
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/internal/testfs"
 	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -105,7 +106,7 @@ func TestPreCompactHookRunsBeforeCompaction(t *testing.T) {
 	if res.StopReason != "end_turn" || res.Text != "done" {
 		t.Fatalf("result %+v", res)
 	}
-	ins := readJSONL(t, log)
+	ins := testfs.ReadJSONValues(t, log)
 	if len(ins) != 1 {
 		t.Fatalf("%d PreCompact hook runs, want 1 (the auto matcher's): %v", len(ins), ins)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/internal/testfs"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -32,7 +33,7 @@ func sessionStartRecorder(source string) hooks.Group {
 
 func sources(t *testing.T, path string) string {
 	var out []string
-	for _, in := range readJSONL(t, path) {
+	for _, in := range testfs.ReadJSONValues(t, path) {
 		if in["hook_event_name"] != "SessionStart" {
 			t.Fatalf("input %v", in)
 		}
