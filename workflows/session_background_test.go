@@ -18,7 +18,6 @@ import (
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/internal/testfs"
-	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -161,14 +160,7 @@ func TestTaskStopAndSessionEndKillBackgroundShells(t *testing.T) {
 	if !gone(pid1) || !gone(pid2) {
 		t.Fatalf("processes left after the session ended: %d gone %v, %d gone %v", pid1, gone(pid1), pid2, gone(pid2))
 	}
-	convs, err := persistence.NewConversations(h.state)
-	if err != nil {
-		t.Fatal(err)
-	}
-	msgs, err := convs.Load(res.Conversation)
-	if err != nil {
-		t.Fatal(err)
-	}
+	msgs := h.storedMessages(res.Conversation)
 	results := map[string]conversation.Block{}
 	for _, m := range msgs {
 		for k, v := range userResults(m) {

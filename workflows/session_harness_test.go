@@ -15,6 +15,7 @@ import (
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/persistence"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -79,6 +80,21 @@ func (h *agentHarness) startWorker() sdkworker.Worker {
 	h.t.Cleanup(func() { _ = acts.Close() }) // its MCP servers, if any were started
 	cfg := activities.AgentConfig{StateDir: h.state, APIKey: testAPIKey, BaseURL: h.fake.URL()}
 	return testenv.StartWorker(h.t, h.queue, func(r sdkworker.Registry) { tpworker.RegisterWithAgent(r, acts, cfg) })
+}
+
+// storedMessages loads the messages of conv from the harness's state directory, where
+// its worker stored them, or fails the test.
+func (h *agentHarness) storedMessages(conv conversation.Conversation) []conversation.Message {
+	h.t.Helper()
+	convs, err := persistence.NewConversations(h.state)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	msgs, err := convs.Load(conv)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return msgs
 }
 
 // fastOptions retry quickly and notice a lost model call within seconds.
