@@ -29,16 +29,7 @@ func StartDev(t *testing.T, dev *exec.Cmd) {
 	if err := dev.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		_ = dev.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = dev.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			_ = dev.Process.Kill()
-		}
-	})
+	StopAtCleanup(t, dev, os.Interrupt)
 	ready := make(chan bool, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
@@ -61,4 +52,23 @@ func StartDev(t *testing.T, dev *exec.Cmd) {
 	case <-time.After(2 * time.Minute):
 		t.Fatalf("starter dev did not start its worker within 2 minutes:\n%s", stderr.String())
 	}
+}
+
+// StopAtCleanup stops cmd's process when the test ends, if it was started and has
+// not been waited for: it sends sig (the graceful stop the command expects) and kills
+// it if it has not exited 30 s later, so that a hung process fails no later test.
+func StopAtCleanup(t testing.TB, cmd *exec.Cmd, sig os.Signal) {
+	t.Cleanup(func() {
+		if cmd.Process == nil || cmd.ProcessState != nil {
+			return
+		}
+		_ = cmd.Process.Signal(sig)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+		}
+	})
 }
