@@ -128,15 +128,7 @@ func (t *Turn) Result(ctx context.Context) (TurnResult, error) {
 
 // State is each call's state, the calls awaiting approval and the notices.
 func (t *Turn) State(ctx context.Context) (TurnState, error) {
-	var s TurnState
-	v, err := t.c.QueryWorkflow(ctx, t.ID, "", workflows.StateQuery)
-	if err == nil {
-		err = v.Get(&s)
-	}
-	if err != nil {
-		return s, fmt.Errorf("toolpipe: turn %s: state: %w", t.ID, err)
-	}
-	return s, nil
+	return query[TurnState](ctx, t.c, "turn", t.ID, "state", workflows.StateQuery)
 }
 
 // Approve lets a call that waits for approval run.
@@ -155,15 +147,36 @@ func (t *Turn) Interrupt(ctx context.Context) error {
 }
 
 func (t *Turn) update(ctx context.Context, name string, out any, args ...any) error {
-	h, err := t.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: t.ID, UpdateName: name, Args: args,
+	return update(ctx, t.c, "turn", t.ID, name, name, out, args...)
+}
+
+// update runs update name on the workflow id (a kind, "turn" or "session") until it
+// completes, and decodes its result into out (nil for none). Turns and sessions ask
+// through here alike, and an error names the workflow and what was asked (what).
+func update(ctx context.Context, c client.Client, kind, id, what, name string, out any, args ...any) error {
+	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: id, UpdateName: name, Args: args,
 		WaitForStage: client.WorkflowUpdateStageCompleted})
 	if err == nil {
 		err = h.Get(ctx, out)
 	}
 	if err != nil {
-		return fmt.Errorf("toolpipe: turn %s: %s: %w", t.ID, name, err)
+		return fmt.Errorf("toolpipe: %s %s: %s: %w", kind, id, what, err)
 	}
 	return nil
+}
+
+// query asks the workflow id (a kind, "turn" or "session") queryType and decodes the
+// answer into a T; an error names the workflow and what was asked (what), as update's.
+func query[T any](ctx context.Context, c client.Client, kind, id, what, queryType string, args ...any) (T, error) {
+	var r T
+	v, err := c.QueryWorkflow(ctx, id, "", queryType, args...)
+	if err == nil {
+		err = v.Get(&r)
+	}
+	if err != nil {
+		return r, fmt.Errorf("toolpipe: %s %s: %s: %w", kind, id, what, err)
+	}
+	return r, nil
 }
 
 // SessionWorkflowID is the workflow id of session s, as `starter agent` names it,
@@ -207,41 +220,17 @@ type Session struct {
 
 // Send is a new user message: it interrupts the running turn and is answered after.
 func (s *Session) Send(ctx context.Context, text string) error {
-	h, err := s.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: s.ID, UpdateName: workflows.SendUpdate,
-		Args: []any{workflows.SendRequest{Text: text}}, WaitForStage: client.WorkflowUpdateStageCompleted})
-	if err == nil {
-		err = h.Get(ctx, nil)
-	}
-	if err != nil {
-		return fmt.Errorf("toolpipe: session %s: send: %w", s.ID, err)
-	}
-	return nil
+	return update(ctx, s.c, "session", s.ID, "send", workflows.SendUpdate, nil, workflows.SendRequest{Text: text})
 }
 
 // Events returns what happened from cursor from on: messages, tool calls, results.
 func (s *Session) Events(ctx context.Context, from int) (EventsResponse, error) {
-	var r EventsResponse
-	v, err := s.c.QueryWorkflow(ctx, s.ID, "", workflows.EventsQuery, from)
-	if err == nil {
-		err = v.Get(&r)
-	}
-	if err != nil {
-		return r, fmt.Errorf("toolpipe: session %s: events: %w", s.ID, err)
-	}
-	return r, nil
+	return query[EventsResponse](ctx, s.c, "session", s.ID, "events", workflows.EventsQuery, from)
 }
 
 // State is where the session stands: phase, turns, tokens, cost.
 func (s *Session) State(ctx context.Context) (SessionState, error) {
-	var r SessionState
-	v, err := s.c.QueryWorkflow(ctx, s.ID, "", workflows.SessionStateQuery)
-	if err == nil {
-		err = v.Get(&r)
-	}
-	if err != nil {
-		return r, fmt.Errorf("toolpipe: session %s: state: %w", s.ID, err)
-	}
-	return r, nil
+	return query[SessionState](ctx, s.c, "session", s.ID, "state", workflows.SessionStateQuery)
 }
 
 // Interrupt stops the running turn's cancel-able calls without a message.

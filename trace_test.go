@@ -1,34 +1,19 @@
 package toolpipe_test
 
 import (
-	"context"
 	"testing"
 
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
-	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe"
 	"github.com/toolpipe/toolpipe/internal/testenv"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
 // TestCustomToolIsTraced: with the telemetry on the program's client, a custom
 // tool's call gets the execute_tool span a built-in's gets, under its activity.
 func TestCustomToolIsTraced(t *testing.T) {
-	spans := tracetest.NewInMemoryExporter()
-	tel, err := tpworker.NewTelemetry(context.Background(), tpworker.TelemetryConfig{
-		Getenv: func(string) string { return "" }, TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts, err := tel.ClientOptions(client.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := testenv.Server().NewClientWithOptions(opts)
-	defer c.Close()
+	_, c, spans := testenv.TracedClient(t)
 	queue := testenv.TaskQueue(t)
 	w := sdkworker.New(c, queue, toolpipe.WorkerOptions(sdkworker.Options{}))
 	reg, err := toolpipe.Register(w, toolpipe.Options{StateDir: t.TempDir(), Tools: []*toolpipe.Tool{stamp}})

@@ -9,23 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolpipe/toolpipe/internal/testfs"
 	"github.com/toolpipe/toolpipe/tool"
 )
-
-func write(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func TestReadNumberedOffsetLimit(t *testing.T) {
 	a, dir := newActs(t), t.TempDir()
 	p := filepath.Join(dir, "f.txt")
-	write(t, p, "one\ntwo\nthree\nfour\n")
+	testfs.Write(t, p, "one\ntwo\nthree\nfour\n")
 	out, _ := a.Read(context.Background(), call(t, tool.ReadName, dir, map[string]any{"file_path": p, "offset": 2, "limit": 2}))
 	if out.IsError || out.Content != "2\ttwo\n3\tthree" {
 		t.Fatalf("%q", out.Content)
@@ -35,7 +26,7 @@ func TestReadNumberedOffsetLimit(t *testing.T) {
 	}
 	// Long lines are kept whole, as in Claude Code 2.1.328 (the token limit bounds them).
 	long := strings.Repeat("x", 30000)
-	write(t, p, long+"\n")
+	testfs.Write(t, p, long+"\n")
 	out, _ = a.Read(context.Background(), call(t, tool.ReadName, dir, map[string]any{"file_path": p}))
 	if out.Content != "1\t"+long+"\n2\t" {
 		t.Fatalf("long line: %d chars", len(out.Content))
@@ -44,7 +35,7 @@ func TestReadNumberedOffsetLimit(t *testing.T) {
 	for i := 1; i <= 2500; i++ {
 		fmt.Fprintf(&many, "line %d\n", i)
 	}
-	write(t, p, many.String())
+	testfs.Write(t, p, many.String())
 	out, _ = a.Read(context.Background(), call(t, tool.ReadName, dir, map[string]any{"file_path": p}))
 	if n := strings.Count(out.Content, "\n"); n != 1999 || !strings.HasSuffix(out.Content, "\n2000\tline 2000") {
 		t.Fatalf("default limit: %d lines", n)
@@ -54,7 +45,7 @@ func TestReadNumberedOffsetLimit(t *testing.T) {
 func TestReadRefusesBinaryAndMissing(t *testing.T) {
 	a, dir := newActs(t), t.TempDir()
 	p := filepath.Join(dir, "b.bin")
-	write(t, p, "ELF\x00\x01\x02")
+	testfs.Write(t, p, "ELF\x00\x01\x02")
 	if out, _ := a.Read(context.Background(), call(t, tool.ReadName, dir, map[string]any{"file_path": p})); !out.IsError || !strings.Contains(out.Content, "binary") {
 		t.Fatalf("binary: %+v", out)
 	}
@@ -107,11 +98,11 @@ func TestGlobOldestFirstRelative(t *testing.T) {
 	a, dir := newActs(t), t.TempDir()
 	old, mid, newest := filepath.Join(dir, "a.go"), filepath.Join(dir, "x", "b.go"), filepath.Join(dir, "x", "y", "c.go")
 	for i, p := range []string{old, mid, newest} {
-		write(t, p, "package x\n")
+		testfs.Write(t, p, "package x\n")
 		ts := time.Unix(1_700_000_000+int64(i)*100, 0)
 		os.Chtimes(p, ts, ts)
 	}
-	write(t, filepath.Join(dir, "skip.txt"), "")
+	testfs.Write(t, filepath.Join(dir, "skip.txt"), "")
 	out, _ := a.Glob(context.Background(), call(t, tool.GlobName, dir, map[string]any{"pattern": "**/*.go"}))
 	if want := "a.go\nx/b.go\nx/y/c.go"; out.Content != want {
 		t.Fatalf("glob:\n%s\nwant:\n%s", out.Content, want)
@@ -125,10 +116,10 @@ func TestGlobOldestFirstRelative(t *testing.T) {
 func TestGrepModesAndGitignore(t *testing.T) {
 	a, dir := newActs(t), t.TempDir()
 	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
-	write(t, filepath.Join(dir, ".gitignore"), "ignored/\n")
-	write(t, filepath.Join(dir, "a.txt"), "hello\nTODO one\n")
-	write(t, filepath.Join(dir, "b.txt"), "TODO two\nTODO three\n")
-	write(t, filepath.Join(dir, "ignored", "c.txt"), "TODO hidden\n")
+	testfs.Write(t, filepath.Join(dir, ".gitignore"), "ignored/\n")
+	testfs.Write(t, filepath.Join(dir, "a.txt"), "hello\nTODO one\n")
+	testfs.Write(t, filepath.Join(dir, "b.txt"), "TODO two\nTODO three\n")
+	testfs.Write(t, filepath.Join(dir, "ignored", "c.txt"), "TODO hidden\n")
 	ctx := context.Background()
 	// Claude Code's order: newest first, paths relative to the working directory.
 	ts := time.Unix(1_700_000_000, 0)

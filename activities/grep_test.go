@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolpipe/toolpipe/internal/testfs"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -22,8 +23,8 @@ func TestGrepInputFields(t *testing.T) {
 	for i := 1; i <= 300; i++ {
 		b.WriteString("line TODO\n")
 	}
-	write(t, filepath.Join(dir, "big.txt"), b.String())
-	write(t, filepath.Join(dir, "ctx.txt"), "a\nTODO x\nb\nc\n")
+	testfs.Write(t, filepath.Join(dir, "big.txt"), b.String())
+	testfs.Write(t, filepath.Join(dir, "ctx.txt"), "a\nTODO x\nb\nc\n")
 	def, _ := tool.Lookup(tool.GrepName)
 	cases := []struct {
 		in   map[string]any
@@ -65,12 +66,12 @@ func TestGrepInputFields(t *testing.T) {
 // same text as ripgrep gives.
 func TestGrepWithoutRipgrep(t *testing.T) {
 	a, dir := newActs(t), t.TempDir()
-	write(t, filepath.Join(dir, ".git", "HEAD"), "ref: x\n")
-	write(t, filepath.Join(dir, ".gitignore"), "build/\n*.log\n")
-	write(t, filepath.Join(dir, "main.go"), "package main\n\n// TODO: greet\nfunc main() {}\n")
-	write(t, filepath.Join(dir, "pkg", "util.go"), "package pkg\n// TODO one\n// todo two\n")
-	write(t, filepath.Join(dir, "build", "out.go"), "// TODO built\n")
-	write(t, filepath.Join(dir, "debug.log"), "TODO log\n")
+	testfs.Write(t, filepath.Join(dir, ".git", "HEAD"), "ref: x\n")
+	testfs.Write(t, filepath.Join(dir, ".gitignore"), "build/\n*.log\n")
+	testfs.Write(t, filepath.Join(dir, "main.go"), "package main\n\n// TODO: greet\nfunc main() {}\n")
+	testfs.Write(t, filepath.Join(dir, "pkg", "util.go"), "package pkg\n// TODO one\n// todo two\n")
+	testfs.Write(t, filepath.Join(dir, "build", "out.go"), "// TODO built\n")
+	testfs.Write(t, filepath.Join(dir, "debug.log"), "TODO log\n")
 	for i, p := range []string{"main.go", "pkg/util.go"} {
 		ts := time.Unix(1_700_000_000+int64(i), 0)
 		chtimes(t, filepath.Join(dir, p), ts)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/internal/testfs"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -16,7 +17,7 @@ func TestReadSizeAndTokenLimits(t *testing.T) {
 	a, dir := newActs(t), t.TempDir()
 	ctx := context.Background()
 	big := filepath.Join(dir, "big.txt")
-	write(t, big, strings.Repeat("0123456789abcdef\n", 17000)) // 289,000 bytes
+	testfs.Write(t, big, strings.Repeat("0123456789abcdef\n", 17000)) // 289,000 bytes
 	out, _ := a.Read(ctx, call(t, tool.ReadName, dir, map[string]any{"file_path": big}))
 	if want := "File content (282.2KB) exceeds maximum allowed size (256KB). Use offset and limit parameters"; !out.IsError || !strings.HasPrefix(out.Content, want) {
 		t.Fatalf("over 256 KB: %.200q", out.Content)
@@ -32,17 +33,17 @@ func TestReadSizeAndTokenLimits(t *testing.T) {
 	// 40,000 CJK characters are 120,000 bytes (under 256 KB) but about 10,000 tokens
 	// by characters; 110,000 of them are over 25,000 tokens and refused.
 	cjk := filepath.Join(dir, "cjk.txt")
-	write(t, cjk, strings.Repeat("字", 40000)+"\n")
+	testfs.Write(t, cjk, strings.Repeat("字", 40000)+"\n")
 	if out, _ = a.Read(ctx, call(t, tool.ReadName, dir, map[string]any{"file_path": cjk})); out.IsError {
 		t.Fatalf("40,000 CJK characters: %.200q", out.Content)
 	}
-	write(t, cjk, strings.Repeat("字", 80000)+"\n") // 240,000 bytes: under the size limit
+	testfs.Write(t, cjk, strings.Repeat("字", 80000)+"\n") // 240,000 bytes: under the size limit
 	out, _ = a.Read(ctx, call(t, tool.ReadName, dir, map[string]any{"file_path": cjk}))
 	if want := "File content (20002 tokens)"; out.IsError {
 		t.Fatalf("80,000 CJK characters are about 20,000 tokens, under the limit: %.200q (%s)", out.Content, want)
 	}
 	words := filepath.Join(dir, "words.txt")
-	write(t, words, strings.Repeat("word ", 24000)+"\n") // 120,001 bytes, ~30,000 tokens
+	testfs.Write(t, words, strings.Repeat("word ", 24000)+"\n") // 120,001 bytes, ~30,000 tokens
 	out, _ = a.Read(ctx, call(t, tool.ReadName, dir, map[string]any{"file_path": words}))
 	if !out.IsError || !strings.HasPrefix(out.Content, "File content (30002 tokens) exceeds maximum allowed tokens (25000). Use offset and limit parameters") || !strings.Contains(out.Content, "Grep") {
 		t.Fatalf("over 25,000 tokens: %.300q", out.Content)
@@ -58,7 +59,7 @@ func TestReadSizeAndTokenLimits(t *testing.T) {
 func TestReadAcceptsClaudeCodeInputs(t *testing.T) {
 	a, dir := newActs(t), t.TempDir()
 	ctx := context.Background()
-	write(t, filepath.Join(dir, "a.txt"), "l1\nl2\nl3\n")
+	testfs.Write(t, filepath.Join(dir, "a.txt"), "l1\nl2\nl3\n")
 	for _, in := range []map[string]any{
 		{"file_path": "a.txt"},
 		{"file_path": filepath.Join(dir, "a.txt"), "offset": 0},

@@ -1,33 +1,24 @@
 package agentprompt
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-)
 
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+	"github.com/toolpipe/toolpipe/internal/testfs"
+)
 
 // Memory files load from the user's, then the root down to the working directory;
 // the environment names the directory, date and git branch.
 func TestBuild(t *testing.T) {
 	root, home := t.TempDir(), t.TempDir()
 	work := filepath.Join(root, "repo", "sub")
-	write(t, filepath.Join(home, ".claude", "CLAUDE.md"), "user memory")
-	write(t, filepath.Join(root, "repo", "CLAUDE.md"), "repo memory")
-	write(t, filepath.Join(work, ".claude", "CLAUDE.md"), "sub dot-claude memory")
-	write(t, filepath.Join(work, "CLAUDE.local.md"), "local memory")
-	write(t, filepath.Join(root, "repo", ".git", "HEAD"), "ref: refs/heads/feature/x\n")
+	testfs.Write(t, filepath.Join(home, ".claude", "CLAUDE.md"), "user memory")
+	testfs.Write(t, filepath.Join(root, "repo", "CLAUDE.md"), "repo memory")
+	testfs.Write(t, filepath.Join(work, ".claude", "CLAUDE.md"), "sub dot-claude memory")
+	testfs.Write(t, filepath.Join(work, "CLAUDE.local.md"), "local memory")
+	testfs.Write(t, filepath.Join(root, "repo", ".git", "HEAD"), "ref: refs/heads/feature/x\n")
 	p := Build(Options{Workdir: work, Home: home, Now: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), Append: "extra words"})
 	order := []string{Default[:40], "Working directory: " + work, "Today's date: 2026-11-30",
 		"Git repository: yes, at " + filepath.Join(root, "repo") + ", on branch feature/x",

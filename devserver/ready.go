@@ -7,9 +7,7 @@ import (
 	"log/slog"
 	"time"
 
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
-	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -50,38 +48,20 @@ func awaitFrontend(ctx context.Context, addr, namespace string, logger *slog.Log
 }
 
 // ensureSearchAttributes adds any of toolpipe's search attributes the
-// namespace lacks. New namespaces get them when they are created; this
-// covers a namespace that existed before toolpipe first ran on the database,
-// for example one created by `temporal server start-dev` on the same file.
+// namespace lacks (searchattr.Ensure). New namespaces get them when they are
+// created; this covers a namespace that existed before toolpipe first ran on the
+// database, for example one created by `temporal server start-dev` on the same file.
 func ensureSearchAttributes(ctx context.Context, op operatorservice.OperatorServiceClient, namespace string, logger *slog.Logger) error {
-	resp, err := op.ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: namespace})
-	if err != nil {
-		return fmt.Errorf("devserver: list search attributes: %w", err)
-	}
-	missing := map[string]enumspb.IndexedValueType{}
-	for name, want := range searchattr.Registered() {
-		got, ok := resp.GetCustomAttributes()[name]
-		switch {
-		case !ok:
-			missing[name] = want
-		case got != want:
-			// Not fatal: the server still runs, only queries on this
-			// attribute behave differently. Changing a type means a new
-			// database, which is the user's call, not ours.
-			logger.Warn("devserver: search attribute has an unexpected type",
-				"namespace", namespace, "name", name, "type", got.String(), "want", want.String())
-		}
-	}
-	if len(missing) == 0 {
+	_, err := searchattr.Ensure(ctx, op, namespace, func(m searchattr.Mismatch) error {
+		// Not fatal: the server still runs, only queries on this attribute
+		// behave differently. Changing a type means a new database, which is
+		// the user's call, not ours.
+		logger.Warn("devserver: search attribute has an unexpected type",
+			"namespace", namespace, "name", m.Name, "type", m.Got.String(), "want", m.Want.String())
 		return nil
-	}
-	_, err = op.AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{
-		Namespace:        namespace,
-		SearchAttributes: missing,
 	})
-	var exists *serviceerror.AlreadyExists
-	if err != nil && !errors.As(err, &exists) {
-		return fmt.Errorf("devserver: add search attributes: %w", err)
+	if err != nil {
+		return fmt.Errorf("devserver: %w", err)
 	}
 	return nil
 }

@@ -41,10 +41,7 @@ func NewConversations(stateDir string) (*Conversations, error) {
 }
 
 func (c *Conversations) base(session string) (string, error) {
-	if err := validateName("session id", session); err != nil {
-		return "", err
-	}
-	return filepath.Join(c.dir, session, "conversation"), nil
+	return sessionPath(c.dir, session, "conversation")
 }
 
 func seqName(seq int) string { return fmt.Sprintf("%06d", seq) }

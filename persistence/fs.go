@@ -57,19 +57,33 @@ func stateRoot(stateDir string) (string, error) {
 	return filepath.Clean(stateDir), nil
 }
 
+// sessionPath is elem under session's directory in root (a stateRoot): the one
+// place where FS, Conversations and ReadState check that a session id names a single
+// directory (validateName) before joining it, so none of them can be handed an id
+// that reaches out of its session's directory.
+func sessionPath(root, session string, elem ...string) (string, error) {
+	if err := validateName("session id", session); err != nil {
+		return "", err
+	}
+	return filepath.Join(append([]string{root, session}, elem...)...), nil
+}
+
 // Path returns where the result of toolUseID in session is (or would be) stored.
 func (s *FS) Path(session, toolUseID string, structured bool) (string, error) {
-	if err := validateName("session id", session); err != nil {
+	ext := ".txt"
+	if structured {
+		ext = ".json"
+	}
+	// sessionPath checks the session id before the tool_use_id is checked, so its
+	// error wins when both are wrong, as it always has.
+	p, err := sessionPath(s.dir, session, "tool-results", toolUseID+ext)
+	if err != nil {
 		return "", err
 	}
 	if err := validateName("tool_use_id", toolUseID); err != nil {
 		return "", err
 	}
-	ext := ".txt"
-	if structured {
-		ext = ".json"
-	}
-	return filepath.Join(s.dir, session, "tool-results", toolUseID+ext), nil
+	return p, nil
 }
 
 // Persist implements Store.

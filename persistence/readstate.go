@@ -35,10 +35,7 @@ type readStateFile struct {
 }
 
 func (r *ReadState) path(session string) (string, error) {
-	if err := validateName("session id", session); err != nil {
-		return "", err
-	}
-	return filepath.Join(r.dir, session, ReadStateFile), nil
+	return sessionPath(r.dir, session, ReadStateFile)
 }
 
 // Load returns the files session has read, sorted; none for a new session.

@@ -4,7 +4,10 @@
 // cluster, and the ones the worker checks a namespace for before it lets a turn
 // upsert them (package worker).
 //
-// It is a leaf: it imports only the Temporal API's enum of attribute types, so the
-// small clusterctl tool and the workflows can both use it without linking the
-// Temporal server or each other. DESIGN §10.
+// Ensure adds the ones a namespace lacks, for devserver and clusterctl alike.
+//
+// It is a leaf: it imports only the Temporal API (go.temporal.io/api: the attribute
+// types and the operator service Ensure calls), so the small clusterctl tool and the
+// workflows can both use it without linking the Temporal server or each other.
+// DESIGN §10.
 package searchattr

@@ -2,7 +2,6 @@ package settings
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,34 +9,25 @@ import (
 	"time"
 
 	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/internal/testfs"
 	"github.com/toolpipe/toolpipe/permissions"
 )
 
-func write(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestLoadMergesWithPrecedence(t *testing.T) {
 	user, proj := t.TempDir(), t.TempDir()
-	write(t, filepath.Join(user, "settings.json"), `{
+	testfs.Write(t, filepath.Join(user, "settings.json"), `{
 	  "model": "opus", "theme": {"dark": true},
 	  "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "user-hook"}]}],
 	            "Stop": [{"hooks": [{"type": "command", "command": "stop-hook"}]}],
 	            "TeammateIdle": [{"hooks": [{"type": "command", "command": "ignored"}]}]},
 	  "permissions": {"allow": ["Bash(npm test)"], "defaultMode": "plan", "additionalDirectories": ["/opt/lib"]}}`)
-	write(t, filepath.Join(proj, ".claude", "settings.json"), `{
+	testfs.Write(t, filepath.Join(proj, ".claude", "settings.json"), `{
 	  "hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "project-hook", "timeout": 5},
 	                                                       {"type": "prompt", "prompt": "is this ok?", "model": "m", "timeout": 9},
 	                                                       {"type": "agent", "prompt": "verify it"}]}],
 	            "SessionStart": [{"hooks": [{"type": "prompt", "prompt": "judge the start"}]}]},
 	  "permissions": {"deny": ["Bash(rm:*)", "Task"], "defaultMode": "acceptEdits", "additionalDirectories": ["../shared"]}}`)
-	write(t, filepath.Join(proj, ".claude", "settings.local.json"), `{
+	testfs.Write(t, filepath.Join(proj, ".claude", "settings.local.json"), `{
 	  "hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "local-post"}]}]},
 	  "permissions": {"allow": ["Read(./src/**)"], "defaultMode": "default"}}`)
 	s, err := Load(LoadOptions{ProjectDir: proj, UserDir: user})
@@ -90,9 +80,9 @@ func TestLoadMergesWithPrecedence(t *testing.T) {
 
 func TestLoadExplicitFileOnly(t *testing.T) {
 	user, proj := t.TempDir(), t.TempDir()
-	write(t, filepath.Join(proj, ".claude", "settings.json"), `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"p"}]}]}}`)
+	testfs.Write(t, filepath.Join(proj, ".claude", "settings.json"), `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"p"}]}]}}`)
 	file := filepath.Join(t.TempDir(), "s.json")
-	write(t, file, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"explicit"}]}]}}`)
+	testfs.Write(t, file, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"explicit"}]}]}}`)
 	s, err := Load(LoadOptions{File: file, ProjectDir: proj, UserDir: user})
 	if err != nil {
 		t.Fatal(err)
@@ -111,8 +101,8 @@ func TestLoadExplicitFileOnly(t *testing.T) {
 
 func TestLoadDisableAllHooks(t *testing.T) {
 	user, proj := t.TempDir(), t.TempDir()
-	write(t, filepath.Join(user, "settings.json"), `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"u"}]}]}}`)
-	write(t, filepath.Join(proj, ".claude", "settings.local.json"), `{"disableAllHooks": true}`)
+	testfs.Write(t, filepath.Join(user, "settings.json"), `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"u"}]}]}}`)
+	testfs.Write(t, filepath.Join(proj, ".claude", "settings.local.json"), `{"disableAllHooks": true}`)
 	s, err := Load(LoadOptions{ProjectDir: proj, UserDir: user})
 	if err != nil || !s.Hooks.Empty() {
 		t.Fatalf("hooks %+v, %v", s.Hooks, err)
@@ -137,7 +127,7 @@ func TestLoadErrorsNameFileAndPosition(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "settings.json")
-			write(t, file, c.content)
+			testfs.Write(t, file, c.content)
 			_, err := Load(LoadOptions{File: file})
 			var fe *FileError
 			if !errors.As(err, &fe) || fe.File != file {
@@ -152,7 +142,7 @@ func TestLoadErrorsNameFileAndPosition(t *testing.T) {
 
 func TestEmptyFileIsNoSettings(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "settings.json")
-	write(t, file, "  \n")
+	testfs.Write(t, file, "  \n")
 	if s, err := Load(LoadOptions{File: file}); err != nil || !s.Hooks.Empty() {
 		t.Fatalf("%+v %v", s, err)
 	}

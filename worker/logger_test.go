@@ -1,44 +1,25 @@
 package worker_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
 
+	"github.com/toolpipe/toolpipe/internal/proctest"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
-// lockedBuffer is a log destination the worker's goroutines share.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // A worker at info with log-format json writes one JSON object a line, among them
 // a line when a turn starts and one when it ends, with the turn's workflow id, its
 // tool count, outcome and duration.
 func TestWorkerLogsTurnStartAndEnd(t *testing.T) {
-	var out lockedBuffer
+	var out proctest.LockedBuffer
 	logger := tpworker.NewLogger(&out, "info", "json")
 	c := testenv.Server().NewClientWithOptions(client.Options{Logger: log.NewStructuredLogger(logger)})
 	t.Cleanup(c.Close)

@@ -1,13 +1,11 @@
 package worker_test
 
 import (
-	"context"
 	"strconv"
 	"strings"
 	"testing"
 
 	"go.opentelemetry.io/otel/codes"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
@@ -23,32 +21,13 @@ import (
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
-// tracedClient is a client of the shared test server whose spans go to the
-// returned in-memory exporter.
-func tracedClient(t *testing.T) (*tpworker.Telemetry, client.Client, *tracetest.InMemoryExporter) {
-	t.Helper()
-	spans := tracetest.NewInMemoryExporter()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
-	tel, err := tpworker.NewTelemetry(context.Background(), tpworker.TelemetryConfig{Getenv: noEnv, TracerProvider: tp})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts, err := tel.ClientOptions(client.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := testenv.Server().NewClientWithOptions(opts)
-	t.Cleanup(c.Close)
-	return tel, c, spans
-}
-
 // A turn driven as `starter run --stream` drives it (start, AddBlocks, CloseIntake,
 // Collect) under the command's StartTrace span is one trace: the updates, their
 // handlers, the workflow and every call, including the calls that never became an
 // activity (an unknown tool, a refused input), which get an execute_tool span with
 // Error status.
 func TestTurnIsOneTrace(t *testing.T) {
-	tel, c, spans := tracedClient(t)
+	tel, c, spans := testenv.TracedClient(t)
 	queue := testenv.TaskQueue(t)
 	w, err := tpworker.Start(tpworker.Config{Client: c, TaskQueue: queue, StateDir: t.TempDir()})
 	if err != nil {
@@ -109,7 +88,7 @@ func TestTurnIsOneTrace(t *testing.T) {
 // the requested and answering model, the response id, the finish reason and the
 // token counts the API reported (input counting the cached tokens too).
 func TestModelSpanAttributes(t *testing.T) {
-	_, c, spans := tracedClient(t)
+	_, c, spans := testenv.TracedClient(t)
 	fake, err := fakeanthropic.Start(fakeanthropic.Script{MinCacheTokens: -1, Responses: []fakeanthropic.Response{
 		{Content: []wire.Block{{Type: "tool_use", ID: "t1", Name: "Bash", Input: []byte(`{"command":"echo hi"}`)}}},
 		{Content: []wire.Block{{Type: "text", Text: "done"}}},
@@ -186,7 +165,7 @@ func attrKey(s tracetest.SpanStub, k string) string {
 // with the GenAI attributes and the response's tokens. A question the API refuses
 // is the hook's non-blocking result, not an activity failure; its span says Error.
 func TestPromptHookSpan(t *testing.T) {
-	_, c, spans := tracedClient(t)
+	_, c, spans := testenv.TracedClient(t)
 	fake, err := fakeanthropic.Start(fakeanthropic.Script{MinCacheTokens: -1, Responses: []fakeanthropic.Response{
 		{When: "first call", Content: []wire.Block{{Type: "text", Text: `{"ok": true, "reason": "fine"}`}}},
 		{When: "second call", Status: 400, ErrorMessage: "output_config: not supported here"},

@@ -9,8 +9,6 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
-	sdkworker "go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/permissions"
@@ -138,9 +136,7 @@ func replay(t *testing.T, h *harness, run client.WorkflowRun) {
 		}
 		hist.Events = append(hist.Events, ev)
 	}
-	r := sdkworker.NewWorkflowReplayer()
-	r.RegisterWorkflowWithOptions(workflows.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName})
-	if err := r.ReplayWorkflowHistory(nil, &hist); err != nil {
+	if err := replayEvents(&hist, ""); err != nil {
 		t.Fatalf("replay of the gated turn: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/internal/testfs"
 	"github.com/toolpipe/toolpipe/permissions"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -46,7 +47,7 @@ func TestPermissionRequestHookAnswersAsk(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(work, "denied")); err == nil {
 		t.Fatal("the denied call ran")
 	}
-	ins := readJSONL(t, filepath.Join(work, "permission-requests.jsonl"))
+	ins := testfs.ReadJSONValues(t, filepath.Join(work, "permission-requests.jsonl"))
 	if len(ins) != 3 || ins[0]["hook_event_name"] != "PermissionRequest" || ins[0]["tool_name"] != "Bash" ||
 		ins[0]["permission_mode"] != "default" || ins[0]["permission_suggestions"] == nil {
 		t.Fatalf("PermissionRequest inputs: %v", ins)
@@ -76,7 +77,7 @@ func TestNotificationHookWhenApprovalWaits(t *testing.T) {
 	}
 	h.mustUpdate(run, workflows.DenyUpdate, workflows.ApprovalRequest{ToolUseID: "w1"})
 	h.result(run)
-	in := readJSONL(t, log)[0]
+	in := testfs.ReadJSONValues(t, log)[0]
 	if in["hook_event_name"] != "Notification" || in["notification_type"] != "permission_prompt" ||
 		in["message"] != "Claude needs your permission to use Bash" || in["tool_name"] != nil {
 		t.Fatalf("Notification input: %v", in)

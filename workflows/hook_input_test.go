@@ -2,40 +2,16 @@ package workflows_test
 
 import (
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/internal/testfs"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
 )
-
-// readJSONL reads a stream of JSON objects (a hook log, where parallel hooks may
-// append without a newline between them, or a transcript).
-func readJSONL(t *testing.T, path string) []map[string]any {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []map[string]any
-	dec := json.NewDecoder(f)
-	for {
-		var m map[string]any
-		err := dec.Decode(&m)
-		if err == io.EOF {
-			return out
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out = append(out, m)
-	}
-}
 
 // The hook input of the tool events has Claude Code 2.1.328's fields and shapes
 // (captured from the real binary with a logging hook: hooks/testdata/claude-code-2.1.328-hook-inputs.jsonl):
@@ -62,7 +38,7 @@ func TestHookInputAsClaudeCode(t *testing.T) {
 		}
 	}
 	seen := map[string]map[string]any{}
-	for _, in := range readJSONL(t, filepath.Join(dir, "hook-inputs.jsonl")) {
+	for _, in := range testfs.ReadJSONValues(t, filepath.Join(dir, "hook-inputs.jsonl")) {
 		seen[in["hook_event_name"].(string)+"/"+in["tool_use_id"].(string)] = in
 	}
 	prompt := ""
@@ -104,7 +80,7 @@ func TestHookInputAsClaudeCode(t *testing.T) {
 
 	// The transcript holds each call and its result, in Claude Code's entry format,
 	// each once, the result pointing at its call.
-	entries := readJSONL(t, s.TranscriptPath)
+	entries := testfs.ReadJSONValues(t, s.TranscriptPath)
 	uses, results := map[string]string{}, map[string]map[string]any{}
 	for _, e := range entries {
 		if e["version"] != hooks.TranscriptVersion || e["promptId"] != prompt || e["cwd"] != dir {

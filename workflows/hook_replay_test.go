@@ -5,9 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	sdkworker "go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
-
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -35,9 +32,5 @@ func TestTurnHookTranscriptReplay(t *testing.T) {
 		h.result(run)
 		testenv.WriteHistory(t, hookTurnHistory, testenv.History(t, h.c, run.GetID(), run.GetRunID()))
 	}
-	r := sdkworker.NewWorkflowReplayer()
-	r.RegisterWorkflowWithOptions(workflows.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName})
-	if err := r.ReplayWorkflowHistoryFromJSONFile(nil, hookTurnHistory); err != nil {
-		t.Fatalf("replay of %s: %v", hookTurnHistory, err)
-	}
+	replayHistory(t, hookTurnHistory, "")
 }

@@ -6,12 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	sdkworker "go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
-
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/internal/testfs"
 	"github.com/toolpipe/toolpipe/scheduler"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/wire"
@@ -40,7 +38,7 @@ func TestInterruptRunsFailureHooks(t *testing.T) {
 	if r := userResults(h.fake.Requests()[1].Messages[2])["s1"]; !r.IsError || r.Content != scheduler.InterruptedMessage {
 		t.Fatalf("interrupted result %+v", r)
 	}
-	ins := readJSONL(t, log)
+	ins := testfs.ReadJSONValues(t, log)
 	if len(ins) != 1 {
 		t.Fatalf("%d PostToolUseFailure runs, want 1: %v", len(ins), ins)
 	}
@@ -80,9 +78,5 @@ func TestTurnInterruptHooksReplay(t *testing.T) {
 		}
 		testenv.WriteHistory(t, interruptHookHistory, testenv.History(t, h.c, run.GetID(), run.GetRunID()))
 	}
-	r := sdkworker.NewWorkflowReplayer()
-	r.RegisterWorkflowWithOptions(workflows.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName})
-	if err := r.ReplayWorkflowHistoryFromJSONFile(nil, interruptHookHistory); err != nil {
-		t.Fatalf("replay of %s: %v", interruptHookHistory, err)
-	}
+	replayHistory(t, interruptHookHistory, "")
 }

@@ -5,9 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	sdkworker "go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
-
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/permissions"
 	"github.com/toolpipe/toolpipe/tool"
@@ -37,11 +34,7 @@ func TestTurnReplayBashReadPaths(t *testing.T) {
 		h.result(run)
 		testenv.WriteHistory(t, gatedHistories[len(gatedHistories)-1], testenv.History(t, h.c, run.GetID(), run.GetRunID()))
 	}
-	r := sdkworker.NewWorkflowReplayer()
-	r.RegisterWorkflowWithOptions(workflows.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName})
 	for _, h := range gatedHistories {
-		if err := r.ReplayWorkflowHistoryFromJSONFile(nil, h); err != nil {
-			t.Fatalf("replay of %s: %v", h, err)
-		}
+		replayHistory(t, h, "")
 	}
 }

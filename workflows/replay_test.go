@@ -5,9 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	sdkworker "go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
-
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -41,12 +38,8 @@ func TestTurnReplay(t *testing.T) {
 		last := turnHistories[len(turnHistories)-1]
 		turnRecorders[last](t, last)
 	}
-	r := sdkworker.NewWorkflowReplayer()
-	r.RegisterWorkflowWithOptions(workflows.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName})
 	for _, h := range turnHistories {
-		if err := r.ReplayWorkflowHistoryFromJSONFile(nil, h); err != nil {
-			t.Fatalf("replay of %s: %v", h, err)
-		}
+		replayHistory(t, h, "")
 	}
 }
 

@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"go.temporal.io/sdk/client"
-	sdkworker "go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
@@ -37,23 +35,7 @@ func TestBackgroundReplay(t *testing.T) {
 		recordBackgroundHistories(t)
 	}
 	for _, hist := range backgroundHistories {
-		r := sdkworker.NewWorkflowReplayer()
-		r.RegisterWorkflowWithOptions(workflows.Session, workflow.RegisterOptions{Name: workflows.SessionWorkflowName})
-		r.RegisterWorkflowWithOptions(workflows.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName})
-		f, err := os.Open(hist.path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		events, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := r.ReplayWorkflowHistoryWithOptions(nil, events, sdkworker.ReplayWorkflowHistoryOptions{
-			OriginalExecution: workflow.Execution{ID: hist.id},
-		}); err != nil {
-			t.Fatalf("replay of %s: %v", hist.path, err)
-		}
+		replayHistory(t, hist.path, hist.id)
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
-	"github.com/toolpipe/toolpipe/persistence"
+	"github.com/toolpipe/toolpipe/internal/testfs"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -160,14 +160,7 @@ func TestTaskStopAndSessionEndKillBackgroundShells(t *testing.T) {
 	if !gone(pid1) || !gone(pid2) {
 		t.Fatalf("processes left after the session ended: %d gone %v, %d gone %v", pid1, gone(pid1), pid2, gone(pid2))
 	}
-	convs, err := persistence.NewConversations(h.state)
-	if err != nil {
-		t.Fatal(err)
-	}
-	msgs, err := convs.Load(res.Conversation)
-	if err != nil {
-		t.Fatal(err)
-	}
+	msgs := h.storedMessages(res.Conversation)
 	results := map[string]wire.Block{}
 	for _, m := range msgs {
 		for k, v := range userResults(m) {
@@ -269,7 +262,7 @@ func TestBackgroundShellHookInputs(t *testing.T) {
 	note := tool.TaskNotification{TaskID: id, ToolUseID: "bg1", OutputFile: out, Status: "completed",
 		Summary: `Background command "bg" completed (exit code 0)`}.Message()
 	var got []string
-	for _, in := range readJSONL(t, log) {
+	for _, in := range testfs.ReadJSONValues(t, log) {
 		ev := in["hook_event_name"].(string)
 		switch ev {
 		case "PostToolUse":
@@ -390,14 +383,7 @@ func TestEndedTasksSurviveContinueAsNew(t *testing.T) {
 	if len(st.BackgroundTasks) != 1 || st.BackgroundTasks[0].ID != id || st.BackgroundTasks[0].Status != tool.TaskCompleted {
 		t.Errorf("the last run's state lists %+v, want %s %s", st.BackgroundTasks, id, tool.TaskCompleted)
 	}
-	convs, err := persistence.NewConversations(h.state)
-	if err != nil {
-		t.Fatal(err)
-	}
-	msgs, err := convs.Load(res.Conversation)
-	if err != nil {
-		t.Fatal(err)
-	}
+	msgs := h.storedMessages(res.Conversation)
 	var stop *wire.Block
 	for _, m := range msgs {
 		if r, ok := userResults(m)["stop"]; ok {

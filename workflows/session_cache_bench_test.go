@@ -48,13 +48,7 @@ func TestSessionCacheBenchmark(t *testing.T) {
 		rs = append(rs, fakeanthropic.Response{Content: []wire.Block{use(fmt.Sprintf("g%03d", i), "Read", map[string]any{"file_path": path})}})
 	}
 	rs = append(rs, fakeanthropic.Response{Content: []wire.Block{text("done")}})
-	fake, err := fakeanthropic.Start(fakeanthropic.Script{Responses: rs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(fake.Close)
-	h.fake = fake
-	h.startWorker()
+	fake := h.runScript(fakeanthropic.Script{Responses: rs})
 	opts := fastOptions()
 	opts.MaxTurns = turns + 1
 	res := h.result(h.start(workflows.SessionInput{Prompt: "read them all", Options: opts,

@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"go.temporal.io/sdk/client"
-	sdkworker "go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
@@ -88,7 +86,7 @@ func TestSessionCompactionReplayAndContinueAsNew(t *testing.T) {
 		testenv.WriteHistory(t, compactHistories[len(compactHistories)-1], testenv.History(t, h.c, run.GetID(), run.GetRunID()))
 	}
 	for _, path := range compactHistories {
-		replaySession(t, path, compactReplayID)
+		replayHistory(t, path, compactReplayID)
 	}
 }
 
@@ -112,26 +110,5 @@ func wantAfter(t *testing.T, r fakeanthropic.Request, summary string, ids ...str
 			b, _ := json.Marshal(r.Messages)
 			t.Fatalf("exchange %d is not %s's call and result: %s", i+1, id, b)
 		}
-	}
-}
-
-// replaySession replays a recorded Session history under its workflow id.
-func replaySession(t *testing.T, path, id string) {
-	t.Helper()
-	r := sdkworker.NewWorkflowReplayer()
-	r.RegisterWorkflowWithOptions(workflows.Session, workflow.RegisterOptions{Name: workflows.SessionWorkflowName})
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	hist, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.ReplayWorkflowHistoryWithOptions(nil, hist, sdkworker.ReplayWorkflowHistoryOptions{
-		OriginalExecution: workflow.Execution{ID: id},
-	}); err != nil {
-		t.Fatalf("replay of %s: %v", path, err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/internal/testfs"
 	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -33,13 +34,7 @@ func TestSessionCompactsLongSession(t *testing.T) {
 		rs = append(rs, fakeanthropic.Response{Content: []wire.Block{use(fmt.Sprintf("r%03d", i), "Read", map[string]any{"file_path": path})}})
 	}
 	rs = append(rs, fakeanthropic.Response{Content: []wire.Block{text("all read")}})
-	fake, err := fakeanthropic.Start(fakeanthropic.Script{ContextWindow: window, Responses: rs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(fake.Close)
-	h.fake = fake
-	h.startWorker()
+	fake := h.runScript(fakeanthropic.Script{ContextWindow: window, Responses: rs})
 	opts := fastOptions()
 	opts.MaxTurns = turns + 1
 	res := h.result(h.start(workflows.SessionInput{Prompt: "read every file", Options: opts,
@@ -110,7 +105,7 @@ func TestPreCompactHookRunsBeforeCompaction(t *testing.T) {
 	if res.StopReason != "end_turn" || res.Text != "done" {
 		t.Fatalf("result %+v", res)
 	}
-	ins := readJSONL(t, log)
+	ins := testfs.ReadJSONValues(t, log)
 	if len(ins) != 1 {
 		t.Fatalf("%d PreCompact hook runs, want 1 (the auto matcher's): %v", len(ins), ins)
 	}
@@ -160,14 +155,8 @@ func compactingSession(t *testing.T, summaries ...fakeanthropic.Response) (*agen
 	if err := os.WriteFile(path, []byte(strings.Repeat(strings.Repeat("y", 99)+"\n", 200)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fake, err := fakeanthropic.Start(fakeanthropic.Script{ContextWindow: smallWindow, Responses: append(summaries,
+	fake := h.runScript(fakeanthropic.Script{ContextWindow: smallWindow, Responses: append(summaries,
 		fakeanthropic.Response{Content: []wire.Block{use("r1", "Read", map[string]any{"file_path": path})}},
 		fakeanthropic.Response{Content: []wire.Block{text("done")}})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(fake.Close)
-	h.fake = fake
-	h.startWorker()
 	return h, fake
 }

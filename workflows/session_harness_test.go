@@ -15,6 +15,7 @@ import (
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/wire"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -45,12 +46,30 @@ func newAgentHarness(t *testing.T, rs ...fakeanthropic.Response) *agentHarness {
 // newIdleAgentHarness is newAgentHarness without a worker: the test starts them.
 func newIdleAgentHarness(t *testing.T, rs ...fakeanthropic.Response) *agentHarness {
 	t.Helper()
-	fake, err := fakeanthropic.Start(fakeanthropic.Script{Responses: rs})
+	fake := startFake(t, fakeanthropic.Script{Responses: rs})
+	return &agentHarness{t: t, c: testenv.Client(), queue: testenv.TaskQueue(t), state: t.TempDir(), work: t.TempDir(), fake: fake}
+}
+
+// startFake starts a fake model serving script until the test ends.
+func startFake(t *testing.T, script fakeanthropic.Script) *fakeanthropic.Server {
+	t.Helper()
+	fake, err := fakeanthropic.Start(script)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(fake.Close)
-	return &agentHarness{t: t, c: testenv.Client(), queue: testenv.TaskQueue(t), state: t.TempDir(), work: t.TempDir(), fake: fake}
+	return fake
+}
+
+// runScript gives an idle harness a fake model serving script instead of the one it
+// was made with, for a script that needs what newIdleAgentHarness makes (files in its
+// working directory) or more than responses (a context window), and starts the
+// worker that calls it.
+func (h *agentHarness) runScript(script fakeanthropic.Script) *fakeanthropic.Server {
+	h.t.Helper()
+	h.fake = startFake(h.t, script)
+	h.startWorker()
+	return h.fake
 }
 
 // startWorker starts a worker on the harness's queue (another one, after a stop).
@@ -62,6 +81,21 @@ func (h *agentHarness) startWorker() sdkworker.Worker {
 	h.t.Cleanup(func() { _ = acts.Close() }) // its MCP servers, if any were started
 	cfg := activities.AgentConfig{StateDir: h.state, APIKey: testAPIKey, BaseURL: h.fake.URL()}
 	return testenv.StartWorker(h.t, h.queue, func(r sdkworker.Registry) { tpworker.RegisterWithAgent(r, acts, cfg) })
+}
+
+// storedMessages loads the messages of conv from the harness's state directory, where
+// its worker stored them, or fails the test.
+func (h *agentHarness) storedMessages(conv conversation.Conversation) []conversation.Message {
+	h.t.Helper()
+	convs, err := persistence.NewConversations(h.state)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	msgs, err := convs.Load(conv)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return msgs
 }
 
 // fastOptions retry quickly and notice a lost model call within seconds.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/internal/testfs"
 	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -49,7 +50,7 @@ func TestSessionHooksStartStopEnd(t *testing.T) {
 		t.Fatalf("second request's last message: %s", last)
 	}
 	var events []string
-	for _, in := range readJSONL(t, log) {
+	for _, in := range testfs.ReadJSONValues(t, log) {
 		ev := in["hook_event_name"].(string)
 		switch ev {
 		case "Stop":

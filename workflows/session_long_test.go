@@ -14,7 +14,6 @@ import (
 
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
-	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -98,14 +97,7 @@ func longSession(t *testing.T, turns, every int) {
 
 	// The stored conversation: the prompt, then per turn the assistant's call and its
 	// result, in order, then the final answer.
-	convs, err := persistence.NewConversations(h.state)
-	if err != nil {
-		t.Fatal(err)
-	}
-	msgs, err := convs.Load(res.Conversation)
-	if err != nil {
-		t.Fatal(err)
-	}
+	msgs := h.storedMessages(res.Conversation)
 	if len(msgs) != 2*turns+2 {
 		t.Fatalf("the conversation has %d messages, want %d", len(msgs), 2*turns+2)
 	}

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"go.temporal.io/sdk/client"
-	sdkworker "go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
@@ -45,22 +43,7 @@ func TestSessionReplay(t *testing.T) {
 		}
 	}
 	for _, path := range sessionHistories {
-		r := sdkworker.NewWorkflowReplayer()
-		r.RegisterWorkflowWithOptions(workflows.Session, workflow.RegisterOptions{Name: workflows.SessionWorkflowName})
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hist, err := client.HistoryFromJSON(f, client.HistoryJSONOptions{})
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := r.ReplayWorkflowHistoryWithOptions(nil, hist, sdkworker.ReplayWorkflowHistoryOptions{
-			OriginalExecution: workflow.Execution{ID: sessionReplayID},
-		}); err != nil {
-			t.Fatalf("replay of %s: %v", path, err)
-		}
+		replayHistory(t, path, sessionReplayID)
 	}
 }
 

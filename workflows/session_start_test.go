@@ -11,6 +11,7 @@ import (
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/internal/testfs"
 	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -32,7 +33,7 @@ func sessionStartRecorder(source string) hooks.Group {
 
 func sources(t *testing.T, path string) string {
 	var out []string
-	for _, in := range readJSONL(t, path) {
+	for _, in := range testfs.ReadJSONValues(t, path) {
 		if in["hook_event_name"] != "SessionStart" {
 			t.Fatalf("input %v", in)
 		}
@@ -78,7 +79,7 @@ func TestSessionStartAfterCompaction(t *testing.T) {
 	if os.Getenv("TOOLPIPE_RECORD_HISTORY") == "1" {
 		testenv.WriteHistory(t, startCompactHistory, testenv.History(t, h.c, run.GetID(), run.GetRunID()))
 	}
-	replaySession(t, startCompactHistory, startCompactReplayID) // session_compact_replay_test.go
+	replayHistory(t, startCompactHistory, startCompactReplayID) // replay_helper_test.go
 }
 
 // A session id that was used before resumes its conversation, and its SessionStart

@@ -13,7 +13,6 @@ import (
 
 	"go.temporal.io/sdk/activity"
 	sdkworker "go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/scheduler"
@@ -134,11 +133,6 @@ func TestCustomToolRunsInATurn(t *testing.T) {
 // unknown); a worker without DeployPreview, or with another contract for it, fails
 // the workflow task with a message naming the tool, not with a nondeterminism error.
 func TestCustomToolReplay(t *testing.T) {
-	replay := func() error {
-		r := sdkworker.NewWorkflowReplayer()
-		r.RegisterWorkflowWithOptions(workflows.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName})
-		return r.ReplayWorkflowHistoryFromJSONFile(nil, customHistory)
-	}
 	for _, c := range []struct {
 		name  string
 		tools []*tool.Definition
@@ -151,7 +145,7 @@ func TestCustomToolReplay(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			workflows.UseCustomTools(t, c.tools...)
-			err := replay()
+			err := replayFile(customHistory, "")
 			switch {
 			case c.want == "" && err != nil:
 				t.Fatalf("replay: %v", err)

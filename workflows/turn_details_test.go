@@ -2,16 +2,13 @@ package workflows_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/operatorservice/v1"
 	sdkpb "go.temporal.io/api/sdk/v1"
-	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
@@ -128,19 +125,13 @@ func TestTurnCurrentDetails(t *testing.T) {
 }
 
 // ensureSearchAttributes registers toolpipe's search attributes on the shared test
-// server, as the embedded server does on its own.
+// server, as the embedded server does on its own (searchattr.Ensure).
 func ensureSearchAttributes(t *testing.T) {
 	t.Helper()
-	ctx := testenv.Context(t)
-	_, err := testenv.Client().OperatorService().AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{
-		Namespace: testenv.Server().GetDefaultNamespace(),
-		SearchAttributes: map[string]enumspb.IndexedValueType{
-			searchattr.SessionID: enumspb.INDEXED_VALUE_TYPE_KEYWORD,
-			searchattr.Status:    enumspb.INDEXED_VALUE_TYPE_KEYWORD,
-		},
-	})
-	var exists *serviceerror.AlreadyExists
-	if err != nil && !errors.As(err, &exists) {
+	if _, err := searchattr.Ensure(testenv.Context(t), testenv.Client().OperatorService(), testenv.Server().GetDefaultNamespace(),
+		func(m searchattr.Mismatch) error {
+			return fmt.Errorf("search attribute %s is %s on the test server, want %s", m.Name, m.Got, m.Want)
+		}); err != nil {
 		t.Fatalf("add search attributes: %v", err)
 	}
 }

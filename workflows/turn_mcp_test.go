@@ -12,8 +12,6 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
-	sdkworker "go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/internal/mcptest"
@@ -95,9 +93,7 @@ func TestTurnMCPListsAndCalls(t *testing.T) {
 	if summaries[1] != "mcp__test__echo: `{\"text\":\"hi\"}`" || summaries[2] != "mcp__test__write_note: `{\"text\":\"note\"}`" {
 		t.Errorf("summaries %q", summaries)
 	}
-	r := sdkworker.NewWorkflowReplayer()
-	r.RegisterWorkflowWithOptions(workflows.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName})
-	if err := r.ReplayWorkflowHistory(nil, &historypb.History{Events: events}); err != nil {
+	if err := replayEvents(&historypb.History{Events: events}, ""); err != nil {
 		t.Fatalf("replay: %v", err)
 	}
 

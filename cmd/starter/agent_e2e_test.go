@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -19,12 +18,7 @@ func TestAgentFakeModelExample(t *testing.T) {
 	cmd := starter(t, t.TempDir(), "agent", "--workdir", root, "--session", "demo",
 		"--fake-model", filepath.Join(root, "examples", "agent-script.json"), "What is left to do in examples/project?")
 	cmd.Dir = root
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("agent: %v\n%s\n%s", err, out, stderr.String())
-	}
+	out, stderr := output(t, "agent", cmd)
 	for _, want := range []string{
 		"> What is left to do in examples/project?",
 		"  -> Glob(examples/project/*.go) [toolu_a1]",
@@ -45,12 +39,12 @@ func TestAgentFakeModelExample(t *testing.T) {
 		"  toolu_a2 Grep(",
 		"  toolu_a3 Bash(wc -l examples/project/main.go): done",
 	} {
-		if !strings.Contains(stderr.String(), want) {
-			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
-	if strings.Contains(stderr.String(), "\x1b") {
-		t.Errorf("escape sequences on a stderr that is not a terminal:\n%q", stderr.String())
+	if strings.Contains(stderr, "\x1b") {
+		t.Errorf("escape sequences on a stderr that is not a terminal:\n%q", stderr)
 	}
 }
 
@@ -75,12 +69,7 @@ func TestAgentCrashAndResume(t *testing.T) {
 
 	second := starter(t, state, args...)
 	second.Env = append(second.Env, "ANTHROPIC_BASE_URL="+fake.URL(), "ANTHROPIC_API_KEY=k-e2e")
-	var stderr bytes.Buffer
-	second.Stderr = &stderr
-	out, err := second.Output()
-	if err != nil {
-		t.Fatalf("attach: %v\n%s\n%s", err, out, stderr.String())
-	}
+	out, _ := output(t, "attach", second)
 	if !strings.Contains(string(out), "finished") || !strings.Contains(string(out), "(session ended: end_turn)") {
 		t.Fatalf("after resume:\n%s", out)
 	}

@@ -55,13 +55,8 @@ func runTurn(t *testing.T, work string, flags []string, blocks ...string) (userM
 	msg := filepath.Join(t.TempDir(), "msg.json")
 	os.WriteFile(msg, []byte(`{"role":"assistant","content":[`+strings.Join(blocks, ",")+`]}`), 0o644)
 	cmd := hermetic(t, starter(t, t.TempDir(), append(append([]string{"run", "--workdir", work}, flags...), msg)...))
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("run: %v\n%s", err, stderr.String())
-	}
-	return decode(t, out), stderr.String()
+	out, stderr := output(t, "run", cmd)
+	return decode(t, out), stderr
 }
 
 func TestHookScriptsEndToEnd(t *testing.T) {

@@ -21,17 +21,12 @@ func mcpRun(t *testing.T, work, state string, env []string, flags []string, bloc
 	msg := writeMessage(t, `{"role":"assistant","content":[`+strings.Join(blocks, ",")+`]}`)
 	cmd := hermetic(t, starter(t, state, append(append([]string{"run", "--workdir", work}, flags...), msg)...))
 	cmd.Env = append(cmd.Env, env...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("run: %v\n%s", err, stderr.String())
-	}
+	out, stderr := output(t, "run", cmd)
 	content, isErr := map[string]string{}, map[string]bool{}
 	for _, c := range decode(t, out).Content {
 		content[c.ToolUseID], isErr[c.ToolUseID] = c.Content, c.IsError
 	}
-	return content, isErr, stderr.String()
+	return content, isErr, stderr
 }
 
 // Stdio and HTTP servers; two read-only calls overlap (each gate call returns only

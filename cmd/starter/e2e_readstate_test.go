@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,12 +19,7 @@ func TestReadStateAcrossRuns(t *testing.T) {
 		msg := filepath.Join(t.TempDir(), "msg.json")
 		os.WriteFile(msg, []byte(`{"role":"assistant","content":[`+block+`]}`), 0o644)
 		cmd := hermetic(t, starter(t, state, "run", "--workdir", work, "--session", session, msg))
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("run: %v\n%s", err, stderr.String())
-		}
+		out, _ := output(t, "run", cmd)
 		return decode(t, out)
 	}
 	edit := func(id, from, to string) string {

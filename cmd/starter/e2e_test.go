@@ -56,17 +56,26 @@ func starter(t *testing.T, stateDir string, args ...string) *exec.Cmd {
 
 type userMsg = testenv.UserMessage
 
+// output runs cmd, which must succeed, and returns its stdout and stderr; a failure
+// fails the test with what was run (what), the error and both outputs, so every
+// end-to-end run shows why it failed the same way.
+func output(t *testing.T, what string, cmd *exec.Cmd) (stdout []byte, stderr string) {
+	t.Helper()
+	var errBuf bytes.Buffer
+	cmd.Stderr = &errBuf
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s\n%s", what, err, out, errBuf.String())
+	}
+	return out, errBuf.String()
+}
+
 func decode(t *testing.T, out []byte) userMsg { return testenv.DecodeUserMessage(t, out) }
 
 func TestRunExampleTurn(t *testing.T) {
 	root := repoRoot(t)
 	cmd := starter(t, t.TempDir(), "run", "--workdir", root, filepath.Join(root, "examples", "turn.json"))
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("run: %v\n%s", err, stderr.String())
-	}
+	out, _ := output(t, "run", cmd)
 	testenv.CheckExampleTurn(t, root, out)
 }
 
@@ -198,12 +207,7 @@ func TestCrashAndResume(t *testing.T) {
 	plain := starter(t, state, args...)
 	second := exec.CommandContext(ctx, plain.Path, plain.Args[1:]...)
 	second.Env = plain.Env
-	var stderr bytes.Buffer
-	second.Stderr = &stderr
-	out, err := second.Output()
-	if err != nil {
-		t.Fatalf("re-run: %v\n%s", err, stderr.String())
-	}
+	out, _ := output(t, "re-run", second)
 	m := decode(t, out)
 	if len(m.Content) != 2 || m.Content[0].IsError || m.Content[1].Content != "interrupted: the worker running this tool was lost; it may have partially run" || !m.Content[1].IsError {
 		t.Fatalf("after resume: %s", out)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,15 +19,10 @@ func TestFakeModelBesideDev(t *testing.T) {
 	cmd := starter(t, state, "agent", "--workdir", root, "--session", "beside-dev",
 		"--fake-model", filepath.Join(root, "examples", "agent-script.json"), "What is left to do in examples/project?")
 	cmd.Dir = root
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	agentOut, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("agent beside dev: %v\n%s\n%s", err, agentOut, stderr.String())
-	}
+	agentOut, stderr := output(t, "agent beside dev", cmd)
 	for _, want := range []string{"examples/project/main.go has 9 lines and one TODO", "(session ended: end_turn)"} {
 		if !strings.Contains(string(agentOut), want) {
-			t.Errorf("output lacks %q:\n%s\n%s", want, agentOut, stderr.String())
+			t.Errorf("output lacks %q:\n%s\n%s", want, agentOut, stderr)
 		}
 	}
 }

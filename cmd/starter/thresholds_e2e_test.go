@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,12 +22,7 @@ func TestRunAppliesThresholdsInCharacters(t *testing.T) {
 		toolUse("toolu_ascii", "Bash", map[string]any{"command": `printf 'a%.0s' $(seq 20000)`}) + `]}`
 	cmd := starter(t, filepath.Join(dir, "state"), "run", "--config", conf, "--workdir", dir, "-")
 	cmd.Stdin = strings.NewReader(msg)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("run: %v\n%s", err, stderr.String())
-	}
+	out, _ := output(t, "run", cmd)
 	m := decode(t, out)
 	if len(m.Content) != 2 {
 		t.Fatalf("results: %+v", m)

@@ -45,12 +45,7 @@ func TestRunIsOneTrace(t *testing.T) {
 	cmd.Env = append(cmd.Env, "TOOLPIPE_TRACE="+spansFile)
 	cmd.Stdin = strings.NewReader(toolUse("s1", "Bash", map[string]any{"command": "echo one"}) + "\n" +
 		toolUse("s2", "Nope", map[string]any{}) + "\n")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("run --stream: %v\n%s", err, stderr.String())
-	}
+	out, _ := output(t, "run --stream", cmd)
 	if m := decode(t, out); len(m.Content) != 2 {
 		t.Fatalf("results: %s", out)
 	}

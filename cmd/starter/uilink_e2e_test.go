@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,13 +15,9 @@ func TestRunPrintsUILink(t *testing.T) {
 	cmd := exec.Command(starterBin, "run", "--state-dir", t.TempDir(), "--ui=true", "--ui-port", "0", "--workdir", root,
 		filepath.Join(root, "examples", "turn.json"))
 	cmd.Env = append(os.Environ(), "TEMPORAL_ADDRESS=", "TOOLPIPE_LOG_LEVEL=error")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if out, err := cmd.Output(); err != nil {
-		t.Fatalf("run: %v\n%s\n%s", err, out, stderr.String())
-	}
+	_, stderr := output(t, "run", cmd)
 	link := regexp.MustCompile(`(?m)^Web UI: http://127\.0\.0\.1:\d+/namespaces/default/workflows/turn-default-[0-9a-f]+/[0-9a-f-]{36}/history$`)
-	if !link.MatchString(stderr.String()) {
-		t.Errorf("no link to the turn's page on stderr:\n%s", stderr.String())
+	if !link.MatchString(stderr) {
+		t.Errorf("no link to the turn's page on stderr:\n%s", stderr)
 	}
 }

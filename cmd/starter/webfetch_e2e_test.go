@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -58,12 +57,7 @@ func runWebFetch(t *testing.T, work string, flags []string, blocks ...string) us
 	os.WriteFile(msg, []byte(`{"role":"assistant","content":[`+strings.Join(blocks, ",")+`]}`), 0o644)
 	cmd := hermetic(t, starter(t, t.TempDir(), append(append([]string{"run", "--workdir", work}, flags...), msg)...))
 	cmd.Env = append(cmd.Env, "ANTHROPIC_API_KEY=", "TOOLPIPE_WEBFETCH_ALLOW_PRIVATE=")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("run: %v\n%s", err, stderr.String())
-	}
+	out, _ := output(t, "run", cmd)
 	m := decode(t, out)
 	if len(m.Content) != len(blocks) {
 		t.Fatalf("%d results for %d calls: %s", len(m.Content), len(blocks), out)

@@ -14,11 +14,10 @@ import (
 	"github.com/toolpipe/toolpipe/wire"
 )
 
-// TestDeployPreviewEndToEnd runs the example's session on a real Temporal server with
-// the scripted fake model: the model is offered DeployPreview with its schema, calls
-// a dry run beside a Glob, then a deploy, and each tool_result reaches the model's
-// next request; the deploy's long log is persisted and previewed.
-func TestDeployPreviewEndToEnd(t *testing.T) {
+// startScriptedModel starts the fake model on the example's script.json, the one its
+// usage line passes to --fake-model, until the test ends.
+func startScriptedModel(t *testing.T) *fakeanthropic.Server {
+	t.Helper()
 	script, err := fakeanthropic.LoadScript("script.json")
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +26,16 @@ func TestDeployPreviewEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fake.Close()
+	t.Cleanup(fake.Close)
+	return fake
+}
+
+// TestDeployPreviewEndToEnd runs the example's session on a real Temporal server with
+// the scripted fake model: the model is offered DeployPreview with its schema, calls
+// a dry run beside a Glob, then a deploy, and each tool_result reaches the model's
+// next request; the deploy's long log is persisted and previewed.
+func TestDeployPreviewEndToEnd(t *testing.T) {
+	fake := startScriptedModel(t)
 	site := t.TempDir()
 	for _, f := range []string{"index.html", "about.html"} {
 		if err := os.WriteFile(filepath.Join(site, f), []byte("<h1>"+f+"</h1>\n"), 0o644); err != nil {

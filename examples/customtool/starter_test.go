@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/toolpipe/toolpipe"
-	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 )
 
@@ -25,15 +24,7 @@ func TestStarterAgentOnTheProgramsQueue(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build starter: %v\n%s", err, out)
 	}
-	script, err := fakeanthropic.LoadScript("script.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fake, err := fakeanthropic.Start(script)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fake.Close()
+	fake := startScriptedModel(t)
 	stateDir, site := t.TempDir(), t.TempDir()
 	if err := os.WriteFile(filepath.Join(site, "index.html"), []byte("<h1>hi</h1>\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -3,13 +3,14 @@ package config
 import (
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/toolpipe/toolpipe/internal/testfs"
 )
 
 func flags(args ...string) *pflag.FlagSet {
@@ -22,17 +23,25 @@ func flags(args ...string) *pflag.FlagSet {
 	return fs
 }
 
-func writeFile(t *testing.T, path, content string) {
+// wantRefused fails the test unless Load refuses the file (none when "") with an
+// error that says each of want.
+func wantRefused(t *testing.T, file string, want []string) {
 	t.Helper()
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
+	_, _, err := Load(flags("--state-dir", t.TempDir()), file)
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not say %q", err, w)
+		}
 	}
 }
 
 func TestDefaultsEnvFlagsAndFile(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "toolpipe.yaml")
-	writeFile(t, file, "session: from-file\ntask-queue: from-file\nui-port: 9000\n")
+	testfs.Write(t, file, "session: from-file\ntask-queue: from-file\nui-port: 9000\n")
 	t.Setenv("TOOLPIPE_TASK_QUEUE", "from-env")
 	c, _, err := Load(flags("--ui-port", "9100", "--state-dir", dir), file)
 	if err != nil {
@@ -45,7 +54,7 @@ func TestDefaultsEnvFlagsAndFile(t *testing.T) {
 
 func TestMisspelledKeyIsNamed(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "toolpipe.yaml")
-	writeFile(t, file, "sesion: typo\n")
+	testfs.Write(t, file, "sesion: typo\n")
 	_, _, err := Load(flags(), file)
 	if err == nil || !strings.Contains(err.Error(), `unknown key "sesion"`) {
 		t.Fatalf("err = %v, want it to name the misspelled key", err)
@@ -67,7 +76,7 @@ func TestInvalidValuesRejected(t *testing.T) {
 // invalid one is ignored with a warning.
 func TestThresholdOverridesReload(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "toolpipe.yaml")
-	writeFile(t, file, "thresholds:\n  Bash: 1000\n")
+	testfs.Write(t, file, "thresholds:\n  Bash: 1000\n")
 	_, v, err := Load(flags(), file)
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +85,7 @@ func TestThresholdOverridesReload(t *testing.T) {
 	if n, ok := th.Override("Bash"); !ok || n != 1000 {
 		t.Fatalf("Bash override %d %v", n, ok)
 	}
-	writeFile(t, file, "thresholds:\n  Bash: 2000\n  Grep: -5\n")
+	testfs.Write(t, file, "thresholds:\n  Bash: 2000\n  Grep: -5\n")
 	waitFor(t, "the new Bash override", func() bool { n, _ := th.Override("Bash"); return n == 2000 })
 	if _, ok := th.Override("Grep"); ok {
 		t.Fatal("a negative override was accepted")

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/internal/testfs"
 	"github.com/toolpipe/toolpipe/modelinfo"
 )
 
@@ -12,7 +13,7 @@ import (
 // as prefixes of model ids, the longest first.
 func TestPricesLoad(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "toolpipe.yaml")
-	writeFile(t, file, `prices:
+	testfs.Write(t, file, `prices:
   claude-sonnet-4-5: {input: 2.5, output: 12, cache_write: 3, cache_read: 0.25}
   claude-sonnet: {input: 1, output: "4"}
   my-proxy.model-v1.5: {input: 0, output: 0}
@@ -56,16 +57,8 @@ func TestBadPricesAreRefused(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "toolpipe.yaml")
-			writeFile(t, file, tc.file)
-			_, _, err := Load(flags("--state-dir", t.TempDir()), file)
-			if err == nil {
-				t.Fatal("accepted")
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not say %q", err, w)
-				}
-			}
+			testfs.Write(t, file, tc.file)
+			wantRefused(t, file, tc.want)
 		})
 	}
 	t.Run("environment", func(t *testing.T) {

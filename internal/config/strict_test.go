@@ -2,8 +2,9 @@ package config
 
 import (
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/toolpipe/toolpipe/internal/testfs"
 )
 
 // Every bad value is refused with the key, the value and what is allowed, whether it
@@ -29,20 +30,12 @@ func TestBadValuesNameKeyValueAndWhatIsAllowed(t *testing.T) {
 			file := ""
 			if tc.file != "" {
 				file = filepath.Join(t.TempDir(), "toolpipe.yaml")
-				writeFile(t, file, tc.file)
+				testfs.Write(t, file, tc.file)
 			}
 			if tc.env != "" {
 				t.Setenv(tc.env, tc.envValue)
 			}
-			_, _, err := Load(flags("--state-dir", t.TempDir()), file)
-			if err == nil {
-				t.Fatal("accepted")
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not say %q", err, w)
-				}
-			}
+			wantRefused(t, file, tc.want)
 		})
 	}
 }
@@ -51,7 +44,7 @@ func TestBadValuesNameKeyValueAndWhatIsAllowed(t *testing.T) {
 // flags.
 func TestGoodValuesInEveryForm(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "toolpipe.yaml")
-	writeFile(t, file, "ui-port: 9001\nheartbeat-timeout: 45s\nthresholds:\n  Bash: 1000\n")
+	testfs.Write(t, file, "ui-port: 9001\nheartbeat-timeout: 45s\nthresholds:\n  Bash: 1000\n")
 	t.Setenv("TOOLPIPE_UI", "false")
 	t.Setenv("TOOLPIPE_PORT", "7999")
 	t.Setenv("TOOLPIPE_LOG_FORMAT", "json")

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/toolpipe/toolpipe/internal/testfs"
 )
 
 func webFetchFlags(args ...string) *pflag.FlagSet {
@@ -31,7 +33,7 @@ func TestWebFetchAllowPrivate(t *testing.T) {
 	if c, err := load(webFetchFlags("--state-dir", dir), ""); err != nil || c.WebFetchAllowPrivate {
 		t.Fatalf("default: %v %v", c.WebFetchAllowPrivate, err)
 	}
-	writeFile(t, file, "webfetch-allow-private: true\n")
+	testfs.Write(t, file, "webfetch-allow-private: true\n")
 	if c, err := load(webFetchFlags("--state-dir", dir), file); err != nil || !c.WebFetchAllowPrivate {
 		t.Fatalf("file: %v %v", c.WebFetchAllowPrivate, err)
 	}
@@ -43,7 +45,7 @@ func TestWebFetchAllowPrivate(t *testing.T) {
 		t.Fatalf("env: %v %v", c.WebFetchAllowPrivate, err)
 	}
 	t.Setenv("TOOLPIPE_WEBFETCH_ALLOW_PRIVATE", "")
-	writeFile(t, file, "webfetch-allow-private: sometimes\n")
+	testfs.Write(t, file, "webfetch-allow-private: sometimes\n")
 	if _, err := load(webFetchFlags("--state-dir", dir), file); err == nil || !strings.Contains(err.Error(), `webfetch-allow-private "sometimes" is not true or false`) {
 		t.Fatalf("bad value: %v", err)
 	}
@@ -61,7 +63,7 @@ func TestWebFetchTimeout(t *testing.T) {
 	}
 	file := filepath.Join(dir, "toolpipe.yaml")
 	for bad, want := range map[string]string{"100ms": "between 1s and 10m", "1h": "between 1s and 10m", "soon": "not a duration such as 30s"} {
-		writeFile(t, file, "webfetch-timeout: "+bad+"\n")
+		testfs.Write(t, file, "webfetch-timeout: "+bad+"\n")
 		if _, _, err := Load(webFetchFlags("--state-dir", dir), file); err == nil || !strings.Contains(err.Error(), "webfetch-timeout") || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v", bad, err)
 		}

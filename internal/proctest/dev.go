@@ -2,11 +2,9 @@ package proctest
 
 import (
 	"bufio"
-	"bytes"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -24,23 +22,14 @@ func StartDev(t *testing.T, dev *exec.Cmd) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr lockedBuffer
+	var stderr LockedBuffer
 	if dev.Stderr == nil {
 		dev.Stderr = &stderr
 	}
 	if err := dev.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		_ = dev.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = dev.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			_ = dev.Process.Kill()
-		}
-	})
+	StopAtCleanup(t, dev, os.Interrupt)
 	ready := make(chan bool, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
@@ -65,20 +54,21 @@ func StartDev(t *testing.T, dev *exec.Cmd) {
 	}
 }
 
-// lockedBuffer is a bytes.Buffer the process writes while the test may read it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+// StopAtCleanup stops cmd's process when the test ends, if it was started and has
+// not been waited for: it sends sig (the graceful stop the command expects) and kills
+// it if it has not exited 30 s later, so that a hung process fails no later test.
+func StopAtCleanup(t testing.TB, cmd *exec.Cmd, sig os.Signal) {
+	t.Cleanup(func() {
+		if cmd.Process == nil || cmd.ProcessState != nil {
+			return
+		}
+		_ = cmd.Process.Signal(sig)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+		}
+	})
 }

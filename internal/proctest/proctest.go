@@ -1,6 +1,7 @@
 // Package proctest handles the processes of end-to-end tests: it finds processes and
 // tells whether they are gone, for tests that check that toolpipe leaves no process
-// behind (it reads /proc, Linux), and starts a `starter dev` and waits until it serves.
+// behind (it reads /proc, Linux), starts a `starter dev` and waits until it serves,
+// and keeps what a process or a logger writes while the test reads it (LockedBuffer).
 package proctest
 
 import (

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
@@ -60,6 +62,28 @@ func StartWorkerWith(t testing.TB, c client.Client, queue string, register func(
 	}
 	t.Cleanup(w.Stop)
 	return w
+}
+
+// TracedClient returns a client of the shared server with toolpipe's telemetry on
+// (whatever the environment says, so a developer's OTEL_* settings change no test),
+// its spans going to the returned in-memory exporter, and the telemetry itself; the
+// client closes when the test ends.
+func TracedClient(t testing.TB) (*tpworker.Telemetry, client.Client, *tracetest.InMemoryExporter) {
+	t.Helper()
+	spans := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
+	tel, err := tpworker.NewTelemetry(context.Background(), tpworker.TelemetryConfig{
+		Getenv: func(string) string { return "" }, TracerProvider: tp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := tel.ClientOptions(client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Server().NewClientWithOptions(opts)
+	t.Cleanup(c.Close)
+	return tel, c, spans
 }
 
 // TaskQueue returns a task queue no other test uses.

@@ -20,7 +20,6 @@ import (
 	"slices"
 	"time"
 
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
@@ -137,31 +136,18 @@ func ensureNamespace(ctx context.Context, addr, ns string, retention time.Durati
 }
 
 // ensureSearchAttributes adds those of toolpipe's search attributes the namespace
-// lacks; one registered with another type is an error a person must resolve.
+// lacks (searchattr.Ensure); one registered with another type is an error a person
+// must resolve.
 func ensureSearchAttributes(ctx context.Context, op operatorservice.OperatorServiceClient, ns string) error {
-	resp, err := op.ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: ns})
+	added, err := searchattr.Ensure(ctx, op, ns, func(m searchattr.Mismatch) error {
+		return fmt.Errorf("search attribute %s of namespace %q is %s, toolpipe needs %s", m.Name, ns, m.Got, m.Want)
+	})
 	if err != nil {
-		return fmt.Errorf("list search attributes of %q: %w", ns, err)
+		return err
 	}
-	missing := map[string]enumspb.IndexedValueType{}
-	for name, want := range searchAttributes {
-		got, ok := resp.GetCustomAttributes()[name]
-		switch {
-		case !ok:
-			missing[name] = want
-		case got != want:
-			return fmt.Errorf("search attribute %s of namespace %q is %s, toolpipe needs %s", name, ns, got, want)
-		}
+	if len(added) > 0 {
+		fmt.Printf("added search attributes %v to namespace %q\n", added, ns)
 	}
-	if len(missing) == 0 {
-		return nil
-	}
-	_, err = op.AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{Namespace: ns, SearchAttributes: missing})
-	var exists *serviceerror.AlreadyExists
-	if err != nil && !errors.As(err, &exists) {
-		return fmt.Errorf("add search attributes to %q: %w", ns, err)
-	}
-	fmt.Printf("added search attributes %v to namespace %q\n", slices.Sorted(maps.Keys(missing)), ns)
 	return nil
 }
 

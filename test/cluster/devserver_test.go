@@ -19,6 +19,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 
+	"github.com/toolpipe/toolpipe/internal/proctest"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 )
 
@@ -45,7 +46,7 @@ func TestWorkerProcessesAgainstStarterDev(t *testing.T) {
 	dev := exec.CommandContext(ctx, filepath.Join(bin, "starter"), "dev", "--state-dir", state, "--port", strconv.Itoa(port),
 		"--ui=false", "--task-queue", "dev-only")
 	dev.Env = append(os.Environ(), "TEMPORAL_ADDRESS=")
-	stopOnCleanup(t, dev)
+	proctest.StopAtCleanup(t, dev, syscall.SIGTERM)
 	lines := startReading(t, dev)
 	waitLine(t, lines, "Worker on task queue", 3*time.Minute)
 
@@ -54,7 +55,7 @@ func TestWorkerProcessesAgainstStarterDev(t *testing.T) {
 	for range 2 {
 		w := exec.CommandContext(ctx, filepath.Join(bin, "worker"), "--state-dir", state)
 		w.Env = env
-		stopOnCleanup(t, w)
+		proctest.StopAtCleanup(t, w, syscall.SIGTERM)
 		wl := startReadingStderr(t, w)
 		waitLine(t, wl, "worker: running on", time.Minute)
 		pids[w.Process.Pid] = true
@@ -109,22 +110,6 @@ func freePort(t *testing.T) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
-}
-
-// stopOnCleanup ends the process with SIGTERM (a graceful stop) at the test's end.
-func stopOnCleanup(t *testing.T, cmd *exec.Cmd) {
-	t.Cleanup(func() {
-		if cmd.Process != nil && cmd.ProcessState == nil {
-			_ = cmd.Process.Signal(syscall.SIGTERM)
-			done := make(chan struct{})
-			go func() { _ = cmd.Wait(); close(done) }()
-			select {
-			case <-done:
-			case <-time.After(30 * time.Second):
-				_ = cmd.Process.Kill()
-			}
-		}
-	})
 }
 
 func startReading(t *testing.T, cmd *exec.Cmd) <-chan string {

@@ -3,7 +3,6 @@ package parity
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +15,7 @@ import (
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/internal/testfs"
 	"github.com/toolpipe/toolpipe/settings"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -182,24 +182,11 @@ func toolpipeHookInputs(t *testing.T) ([]map[string]any, string) {
 // of JSON values, not as lines.
 func readHookLog(t *testing.T, root string) []map[string]any {
 	t.Helper()
-	f, err := os.Open(filepath.Join(root, "hook-inputs.jsonl"))
-	if err != nil {
+	log := filepath.Join(root, "hook-inputs.jsonl")
+	if _, err := os.Stat(log); err != nil {
 		t.Fatalf("no hook ran: %v", err)
 	}
-	defer f.Close()
-	dec := json.NewDecoder(f)
-	var out []map[string]any
-	for {
-		var m map[string]any
-		err := dec.Decode(&m)
-		if err == io.EOF {
-			return out
-		}
-		if err != nil {
-			t.Fatalf("hook log: %v", err)
-		}
-		out = append(out, m)
-	}
+	return testfs.ReadJSONValues(t, log)
 }
 
 // byEvent keys the inputs by event and tool_use id (events without a tool by their
