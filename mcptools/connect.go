@@ -34,7 +34,7 @@ func (m *Manager) session(ctx context.Context, workdir, name string, s Server) (
 		c = nil
 	}
 	if c == nil {
-		c = &conn{spec: string(spec), ready: make(chan struct{}), stderr: &tailBuffer{}}
+		c = &conn{spec: string(spec), ready: make(chan struct{}), closed: make(chan struct{}), stderr: &tailBuffer{}}
 		m.conns[key] = c
 		go m.connect(key, c, s)
 	}
@@ -122,6 +122,7 @@ func closeConn(c *conn) {
 	if c.session != nil {
 		_ = c.session.Close()
 	}
+	c.closeOnce.Do(func() { close(c.closed) })
 }
 
 // Close closes every session and stops every stdio server; later calls fail with

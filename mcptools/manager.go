@@ -45,11 +45,15 @@ type connKey struct{ workdir, server string }
 type conn struct {
 	// spec is the configuration it was started with: an edited .mcp.json entry
 	// starts a new session.
-	spec    string
-	ready   chan struct{} // closed once the connect attempt ended
-	session *mcp.ClientSession
-	err     error
-	stderr  *tailBuffer
+	spec  string
+	ready chan struct{} // closed once the connect attempt ended
+	// closed is closed once the session is closed and a stdio server reaped, which
+	// is when all it wrote to stderr is in stderr (closeConn).
+	closed    chan struct{}
+	closeOnce sync.Once
+	session   *mcp.ClientSession
+	err       error
+	stderr    *tailBuffer
 
 	mu    sync.Mutex
 	tools map[string]string // normalised tool name -> the server's name for it
@@ -260,8 +264,18 @@ func (m *Manager) resolveTool(ctx context.Context, workdir, server string, c *co
 	return "", fmt.Errorf("MCP server %s has no tool %s", server, name)
 }
 
-// unavailable is the error of a server that failed: the session was dropped.
+// stderrSettle bounds how long the error of a failed server waits for the end of
+// its stderr: a crashed process's last words arrive through a pipe that is read
+// until it exits, after its stdout has already closed the session.
+const stderrSettle = 2 * time.Second
+
+// unavailable is the error of a server that failed: the session was dropped (and is
+// being closed), so its stderr is read once it is closed, or after stderrSettle.
 func (m *Manager) unavailable(server string, c *conn, err error) error {
+	select {
+	case <-c.closed:
+	case <-time.After(stderrSettle):
+	}
 	msg := fmt.Sprintf("MCP server %s is unavailable: %v", server, err)
 	if tail := c.stderr.String(); tail != "" {
 		msg += "; its stderr ends with: " + tail
