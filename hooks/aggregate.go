@@ -33,6 +33,9 @@ type Result struct {
 	// Feedback holds the blocking reasons of PostToolUse hooks (decision block or
 	// exit 2), which go to the model.
 	Feedback []string
+	// Blocking are the same, naming their hook as Claude Code does for the model:
+	// `from command: "CMD": REASON`, with "[CMD]: " before an exit 2's stderr.
+	Blocking []string
 	// UpdatedMCPToolOutput is the last replacement output, in settings order.
 	UpdatedMCPToolOutput json.RawMessage
 	// Stop is set when any hook returned continue: false.
@@ -68,6 +71,11 @@ func Aggregate(e Event, outs []Outcome) Result {
 		}
 		if o.Block {
 			res.Feedback = append(res.Feedback, o.BlockReason)
+			reason := o.BlockReason
+			if o.Status == Blocking {
+				reason = fmt.Sprintf("[%s]: %s", o.Command, reason)
+			}
+			res.Blocking = append(res.Blocking, fmt.Sprintf(`from command: "%s": %s`, o.Command, reason)) // quotes as they are, as Claude Code writes it
 		}
 		if len(o.UpdatedMCPToolOutput) > 0 {
 			res.UpdatedMCPToolOutput = o.UpdatedMCPToolOutput

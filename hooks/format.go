@@ -5,47 +5,40 @@ import (
 	"strings"
 )
 
-// DenyMessage is the error result of a call a PreToolUse hook denied: the model is
-// told which hook phase refused and why, so it can change course.
-func DenyMessage(toolName, reason string) string {
-	if reason == "" {
-		reason = "no reason given"
-	}
-	return fmt.Sprintf("%s:%s hook denied this tool call: %s", PreToolUse, toolName, reason)
-}
-
-// DenyText is the error result of a call the PreToolUse hooks r denied: a blocking
-// error (a prompt hook's ok: false) in Claude Code's words for it, "PreToolUse:Bash
-// hook error: [prompt]: reason"; any other deny as DenyMessage.
+// DenyText is the error result of a call the PreToolUse hooks r denied, in Claude
+// Code's words: "PreToolUse:Bash hook error: <reason>", where an exit 2's reason is
+// "[command]: stderr" and a prompt hook's "[prompt]: reason" (Parse and ParsePrompt
+// shape them), and a deny that gives none is "Blocked by hook".
 func DenyText(toolName string, r Result) string {
-	if r.HookError {
-		return fmt.Sprintf("%s:%s hook error: %s", PreToolUse, toolName, r.Reason)
+	reason := r.Reason
+	if reason == "" {
+		reason = "Blocked by hook"
 	}
-	return DenyMessage(toolName, r.Reason)
+	return fmt.Sprintf("%s:%s hook error: %s", PreToolUse, toolName, reason)
 }
 
-// WithContext appends hooks' additionalContext to a tool result, as Claude Code
-// does: in a <system-reminder> block after the tool's own output, naming the phase
-// it came from, so the model can tell it from what the tool printed.
-func WithContext(content string, e Event, toolName string, ctx []string) string {
-	if len(ctx) == 0 {
+// Reminder appends to a call's result what its hooks tell the model, each a
+// paragraph in Claude Code's words: the PostToolUse blocking errors ("PostToolUse:Bash
+// hook blocking error from command: …"), then the additionalContext of the
+// PostToolUse and of the PreToolUse hooks ("PreToolUse:Bash hook additional context:
+// …"). Claude Code sends the same paragraphs as a system message after the turn's
+// results; toolpipe keeps them with the call they concern, in one <system-reminder>
+// after the tool's own output, since a turn's answer is its tool_result blocks
+// (DESIGN §5). pre and post are the phases' results (zero when a phase did not run).
+func Reminder(content, toolName string, pre, post Result) string {
+	var paras []string
+	for _, b := range post.Blocking {
+		paras = append(paras, fmt.Sprintf("%s:%s hook blocking error %s", post.Event, toolName, b))
+	}
+	for _, r := range []Result{post, pre} {
+		for _, c := range r.Context {
+			paras = append(paras, fmt.Sprintf("%s:%s hook additional context: %s", r.Event, toolName, c))
+		}
+	}
+	if len(paras) == 0 {
 		return content
 	}
-	return appendReminder(content, fmt.Sprintf("%s:%s hook additional context: %s", e, toolName, strings.Join(ctx, "\n")))
-}
-
-// WithFeedback appends PostToolUse blocking feedback (decision block, or exit 2's
-// stderr) to a result: the tool has already run, so the model is shown the feedback
-// next to what it did.
-func WithFeedback(content string, e Event, toolName string, feedback []string) string {
-	if len(feedback) == 0 {
-		return content
-	}
-	return appendReminder(content, fmt.Sprintf("%s:%s hook blocking feedback: %s", e, toolName, strings.Join(feedback, "\n")))
-}
-
-func appendReminder(content, text string) string {
-	block := "<system-reminder>\n" + text + "\n</system-reminder>"
+	block := "<system-reminder>\n" + strings.Join(paras, "\n\n") + "\n</system-reminder>"
 	if content == "" {
 		return block
 	}

@@ -127,9 +127,12 @@ func Parse(e Event, r Run) Outcome {
 		if reason == "" {
 			reason = "No stderr output"
 		}
-		if e == PreToolUse || e == PermissionRequest {
+		switch e {
+		case PreToolUse: // Claude Code tells the model which hook: "[command]: stderr"
+			o.Decision, o.Reason = Deny, fmt.Sprintf("[%s]: %s", r.Command, reason)
+		case PermissionRequest:
 			o.Decision, o.Reason = Deny, reason
-		} else {
+		default:
 			o.Block, o.BlockReason = true, reason
 		}
 		return o

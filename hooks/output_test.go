@@ -76,14 +76,14 @@ func TestParse(t *testing.T) {
 		{"garbage after brace", PreToolUse, Run{Stdout: "{not json at all"}, func(t *testing.T, o Outcome) {
 			want(t, o.Status == NonBlocking && strings.Contains(o.Error, "invalid JSON"), o)
 		}},
-		{"exit 2 pre", PreToolUse, Run{ExitCode: 2, Stderr: "rm -rf is forbidden\n", Stdout: `{"decision":"approve"}`}, func(t *testing.T, o Outcome) {
-			want(t, o.Status == Blocking && o.Decision == Deny && o.Reason == "rm -rf is forbidden", o)
+		{"exit 2 pre", PreToolUse, Run{Command: "guard.sh", ExitCode: 2, Stderr: "rm -rf is forbidden\n", Stdout: `{"decision":"approve"}`}, func(t *testing.T, o Outcome) {
+			want(t, o.Status == Blocking && o.Decision == Deny && o.Reason == "[guard.sh]: rm -rf is forbidden", o)
 		}},
 		{"exit 2 post", PostToolUse, Run{ExitCode: 2, Stderr: "fix the lint"}, func(t *testing.T, o Outcome) {
 			want(t, o.Status == Blocking && o.Block && o.BlockReason == "fix the lint" && o.Decision == "", o)
 		}},
-		{"exit 2 no stderr", PreToolUse, Run{ExitCode: 2}, func(t *testing.T, o Outcome) {
-			want(t, o.Decision == Deny && o.Reason == "No stderr output", o)
+		{"exit 2 no stderr", PreToolUse, Run{Command: "guard.sh", ExitCode: 2}, func(t *testing.T, o Outcome) {
+			want(t, o.Decision == Deny && o.Reason == "[guard.sh]: No stderr output", o)
 		}},
 		{"exit 1", PreToolUse, Run{ExitCode: 1, Stderr: "oops", Stdout: `{"hookSpecificOutput":{"permissionDecision":"deny"}}`}, func(t *testing.T, o Outcome) {
 			want(t, o.Status == NonBlocking && o.Decision == "" && strings.Contains(o.Error, "exit code 1: oops"), o)
@@ -133,15 +133,33 @@ func TestAggregate(t *testing.T) {
 	}
 }
 
+// What the model is told of hooks, in Claude Code 2.1.328's words (test/parity
+// TestParityCommandHooks compares them with the real thing): a deny is a "hook
+// error", an exit 2 names its command, and a call's blocking errors and contexts are
+// paragraphs of one reminder, errors first, then PostToolUse's and PreToolUse's
+// contexts.
 func TestFormat(t *testing.T) {
-	got := WithContext("out\n", PostToolUse, "Bash", []string{"one", "two"})
-	if got != "out\n\n<system-reminder>\nPostToolUse:Bash hook additional context: one\ntwo\n</system-reminder>" {
-		t.Fatalf("WithContext = %q", got)
+	exit2 := Parse(PreToolUse, Run{Command: "check.sh", ExitCode: 2, Stderr: "no\n"})
+	if got := DenyText("Bash", Aggregate(PreToolUse, []Outcome{exit2})); got != "PreToolUse:Bash hook error: [check.sh]: no" {
+		t.Fatalf("exit 2 deny = %q", got)
 	}
-	if WithContext("x", PreToolUse, "Bash", nil) != "x" || WithFeedback("x", PostToolUse, "Bash", nil) != "x" {
-		t.Fatal("no context must leave the content alone")
+	if got := DenyText("Bash", Aggregate(PreToolUse, []Outcome{{Command: "j", Decision: Deny}})); got != "PreToolUse:Bash hook error: Blocked by hook" {
+		t.Fatalf("deny without a reason = %q", got)
 	}
-	if got := DenyMessage("Bash", ""); got != "PreToolUse:Bash hook denied this tool call: no reason given" {
-		t.Fatalf("DenyMessage = %q", got)
+	pre := Aggregate(PreToolUse, []Outcome{{Command: "p", AdditionalContext: "before"}})
+	post := Aggregate(PostToolUse, []Outcome{
+		Parse(PostToolUse, Run{Command: `lint "x"`, ExitCode: 2, Stderr: "bad"}),
+		{Command: "j", Block: true, BlockReason: "json no", AdditionalContext: "after"},
+	})
+	want := "out\n\n<system-reminder>\n" +
+		`PostToolUse:Bash hook blocking error from command: "lint "x"": [lint "x"]: bad` + "\n\n" +
+		`PostToolUse:Bash hook blocking error from command: "j": json no` + "\n\n" +
+		"PostToolUse:Bash hook additional context: after\n\n" +
+		"PreToolUse:Bash hook additional context: before\n</system-reminder>"
+	if got := Reminder("out\n", "Bash", pre, post); got != want {
+		t.Fatalf("Reminder =\n%q\nwant\n%q", got, want)
+	}
+	if Reminder("x", "Bash", Result{}, Result{}) != "x" {
+		t.Fatal("no hook output must leave the content alone")
 	}
 }

@@ -58,15 +58,14 @@ func TestHookDeniesRmRf(t *testing.T) {
 			res := runGated(t, dir, withHooks(group("Bash", script(t, "deny_rm_rf", lang)), nil, nil),
 				bashB("b1", "rm -rf victim"), bashB("b2", "echo fine"))
 			r := byID(res.Results, "b1")
-			if !r.IsError || !strings.Contains(r.Content, "PreToolUse:Bash hook denied this tool call: rm -rf is not allowed") {
+			if !r.IsError || !strings.HasPrefix(r.Content, "PreToolUse:Bash hook error: ") || !strings.Contains(r.Content, "rm -rf is not allowed") {
 				t.Fatalf("b1: %+v", r)
 			}
 			if _, err := os.Stat(filepath.Join(dir, "victim")); err != nil {
 				t.Fatal("the denied command ran")
 			}
-			// b2 was cancelled by the cascade of the denied Bash (an error result),
-			// or ran if it finished first: either way never denied by the hook.
-			if r := byID(res.Results, "b2"); strings.Contains(r.Content, "hook denied") {
+			// A denied call never ran: it cancels no sibling (TestDeniedBashCancelsNothing).
+			if r := byID(res.Results, "b2"); r.IsError || r.Content != "fine" {
 				t.Fatalf("b2: %+v", r)
 			}
 		})
@@ -117,7 +116,8 @@ func TestHookExit2(t *testing.T) {
 			res := runGated(t, dir, withHooks(group("Write", script(t, "exit2", lang)), group("Bash", script(t, "exit2", lang)), nil),
 				tool.Block{ID: "w1", Name: tool.WriteName, Input: raw(map[string]any{"file_path": filepath.Join(dir, "f"), "content": "x"})},
 				bashB("b1", "echo ran > ran.txt"))
-			if r := byID(res.Results, "w1"); !r.IsError || !strings.Contains(r.Content, "hook denied this tool call: blocked by policy: this tool is frozen today") {
+			exit2 := script(t, "exit2", lang)
+			if r := byID(res.Results, "w1"); !r.IsError || !strings.HasPrefix(r.Content, "PreToolUse:Write hook error: ["+exit2+"]: blocked by policy: this tool is frozen today") {
 				t.Fatalf("w1: %+v", r)
 			}
 			if _, err := os.Stat(filepath.Join(dir, "f")); err == nil {
@@ -125,7 +125,7 @@ func TestHookExit2(t *testing.T) {
 			}
 			// PostToolUse exit 2: the tool ran; its stderr is shown to the model.
 			r := byID(res.Results, "b1")
-			if r.IsError || !strings.Contains(r.Content, "PostToolUse:Bash hook blocking feedback: blocked by policy") {
+			if r.IsError || !strings.Contains(r.Content, "PostToolUse:Bash hook blocking error from command: \""+exit2+"\": ["+exit2+"]: blocked by policy") {
 				t.Fatalf("b1: %+v", r)
 			}
 			if _, err := os.Stat(filepath.Join(dir, "ran.txt")); err != nil {
@@ -205,7 +205,7 @@ func TestHooksRunInParallelOnce(t *testing.T) {
 		{Matcher: "*", Hooks: []hooks.Command{{Command: wait("b", "a")}, {Command: count}}},
 	}}}
 	res := runGated(t, dir, s, bashB("b1", "true"))
-	if c := res.Results[0].Content; !strings.Contains(c, "a saw b\nb saw a") {
+	if c := res.Results[0].Content; !strings.Contains(c, "PreToolUse:Bash hook additional context: a saw b\n\nPreToolUse:Bash hook additional context: b saw a") {
 		t.Fatalf("the hooks did not overlap: %q (notices %s)", c, noticeText(res))
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "count")); string(b) != "x\n" {

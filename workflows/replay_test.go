@@ -20,6 +20,7 @@ var turnHistories = []string{
 	"testdata/turn_history_cancelled.json",    // terminal-status: a cancelled turn with search attributes
 	"testdata/turn_history_reject_alone.json", // rejected-input-alone: a refused Bash input cascades no more
 	"testdata/turn_history_failed.json",       // ended-status: a failed turn with search attributes
+	"testdata/turn_history_denied_alone.json", // denied-call-alone: a denied Bash cascades no more
 }
 
 // turnRecorders record a history again with TOOLPIPE_RECORD_HISTORY=1 (only the
@@ -28,6 +29,7 @@ var turnRecorders = map[string]func(t *testing.T, path string){
 	"testdata/turn_history_cancelled.json":    recordCancelledTurnHistory,
 	"testdata/turn_history_reject_alone.json": recordTurnHistory,
 	"testdata/turn_history_failed.json":       recordFailedTurnHistory,
+	"testdata/turn_history_denied_alone.json": recordDeniedAloneHistory,
 }
 
 // TestTurnReplay replays the recorded Turn histories (streamed blocks, a Bash error

@@ -21,22 +21,38 @@ func (t *turn) startGated(x *scheduler.Tracked, def *tool.Definition) {
 	ctx, cancel := workflow.WithCancel(t.siblingCtx)
 	t.cancels[id] = cancel
 	workflow.Go(ctx, func(ctx workflow.Context) {
-		r, m, cancelled := t.pipeline(ctx, x.Block, def)
-		if cancelled {
+		r, m, out := t.pipeline(ctx, x.Block, def)
+		switch out {
+		case callCancelled:
 			t.cancelled(id)
-			return
+		case callRefused:
+			t.refused(ctx, id, r) // turn_refused.go
+		default:
+			t.complete(id, r, m)
 		}
-		t.complete(id, r, m)
 	})
 }
 
-// pipeline returns the tool's result and context modifier, or cancelled when the
-// tool's context was cancelled before the call produced a result.
-func (t *turn) pipeline(ctx workflow.Context, b tool.Block, def *tool.Definition) (r tool.Result, m *tool.Modifier, cancelled bool) {
+// callOutcomeKind says how a call's pipeline ended.
+type callOutcomeKind int
+
+const (
+	// callRan: the tool ran and r is its result.
+	callRan callOutcomeKind = iota
+	// callRefused: the call never ran (denied, or a hook rewrote its input into one
+	// that fails validation); r says why.
+	callRefused
+	// callCancelled: the call's context was cancelled before it produced a result.
+	callCancelled
+)
+
+// pipeline returns the tool's result and context modifier, and whether the call ran,
+// was refused, or was cancelled before it produced a result.
+func (t *turn) pipeline(ctx workflow.Context, b tool.Block, def *tool.Definition) (r tool.Result, m *tool.Modifier, out callOutcomeKind) {
 	id := b.ID
 	pre, err := t.runPhase(ctx, hooks.PreToolUse, b, b.Input, nil)
 	if err != nil {
-		return r, nil, true
+		return r, nil, callCancelled
 	}
 	t.notePhase(ctx, id, b.Name, pre)
 	input := b.Input
@@ -44,34 +60,33 @@ func (t *turn) pipeline(ctx workflow.Context, b tool.Block, def *tool.Definition
 		// updatedInput replaces the whole input and passes the same checks the
 		// model's input did; the permission decision below sees the new input.
 		if err := def.ValidateInput(pre.UpdatedInput); err != nil {
-			return tool.ErrorResult(id, tool.UseError(err.Error()+" (in the input a PreToolUse hook rewrote)")), nil, false
+			return tool.ErrorResult(id, tool.UseError(err.Error()+" (in the input a PreToolUse hook rewrote)")), nil, callRefused
 		}
 		input = pre.UpdatedInput
 	}
 	v, err := t.permit(ctx, tool.Block{ID: id, Name: b.Name, Input: input}, pre)
 	if err != nil {
-		return r, nil, true
+		return r, nil, callCancelled
 	}
 	if !v.allowed {
-		return tool.ErrorResult(id, hooks.WithContext(v.message, hooks.PreToolUse, b.Name, pre.Context)), nil, false
+		return tool.ErrorResult(id, hooks.Reminder(v.message, b.Name, pre, hooks.Result{})), nil, callRefused
 	}
 	t.transcribeUse(ctx, b) // turn_transcript.go
 	start := workflow.Now(ctx)
 	r, m, resp, cancelled := t.callTool(ctx, tool.Block{ID: id, Name: b.Name, Input: input}, def, v.sandboxOnly)
 	if cancelled {
 		t.interruptHooks(ctx, tool.Block{ID: id, Name: b.Name, Input: input}, start) // turn_hooks.go
-		return r, nil, true
+		return r, nil, callCancelled
 	}
 	t.transcribeResult(ctx, r, resp)
 	c := called{result: r, response: resp, duration: workflow.Now(ctx).Sub(start)}
-	r.Content = hooks.WithContext(r.Content, hooks.PreToolUse, b.Name, pre.Context)
-	return t.afterCall(ctx, b.Name, input, r, c), m, false
+	return t.afterCall(ctx, b.Name, input, r, c, pre), m, callRan
 }
 
 // afterCall runs the PostToolUse hooks (PostToolUseFailure for an error result) and
 // applies what they say. The tool has run: if the hooks are cancelled (a sibling's
 // failure, an interrupt), its real result is still reported.
-func (t *turn) afterCall(ctx workflow.Context, name string, input json.RawMessage, r tool.Result, c called) tool.Result {
+func (t *turn) afterCall(ctx workflow.Context, name string, input json.RawMessage, r tool.Result, c called, pre hooks.Result) tool.Result {
 	event := hooks.PostToolUse
 	if r.IsError {
 		event = hooks.PostToolUseFailure
@@ -79,14 +94,14 @@ func (t *turn) afterCall(ctx workflow.Context, name string, input json.RawMessag
 	post, err := t.runPhase(ctx, event, tool.Block{ID: r.ToolUseID, Name: name, Input: input}, input, &c)
 	if err != nil {
 		t.notice(r.ToolUseID, string(event)+" hooks were cancelled; the result is the tool's own")
+		r.Content = hooks.Reminder(r.Content, name, pre, hooks.Result{})
 		return r
 	}
 	t.notePhase(ctx, r.ToolUseID, name, post)
 	if len(post.UpdatedMCPToolOutput) > 0 && tool.IsMCPName(name) {
 		r.Content = mcpOutputText(post.UpdatedMCPToolOutput)
 	}
-	r.Content = hooks.WithFeedback(r.Content, event, name, post.Feedback)
-	r.Content = hooks.WithContext(r.Content, event, name, post.Context)
+	r.Content = hooks.Reminder(r.Content, name, pre, post)
 	return r
 }
 

@@ -69,7 +69,7 @@ func TestHookScriptsEndToEnd(t *testing.T) {
 		check         check
 	}{
 		{"deny_rm_rf", "PreToolUse", 0, "rm -rf victim", func(t *testing.T, work string, m userMsg, _ string) {
-			if !m.Content[0].IsError || !strings.Contains(content(m), "PreToolUse:Bash hook denied this tool call: rm -rf is not allowed in this project") {
+			if !m.Content[0].IsError || !strings.HasPrefix(content(m), "PreToolUse:Bash hook error: ") || !strings.Contains(content(m), "rm -rf is not allowed in this project") {
 				t.Fatalf("result %+v", m.Content[0])
 			}
 			if _, err := os.Stat(filepath.Join(work, "victim")); err != nil {

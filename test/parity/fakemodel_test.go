@@ -192,3 +192,30 @@ func writeSSEText(w http.ResponseWriter, model string, blocks []scriptBlock, tex
 	send("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 5}})
 	send("message_stop", map[string]any{"type": "message_stop"})
 }
+
+// systemNotes are the paragraphs of the system messages in the last request offering
+// tools that speak of hooks: where Claude Code tells the model what hooks said
+// about the calls (blocking errors, additional context).
+func (m *recordingModel) systemNotes() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var last apiRequest
+	for _, b := range m.bodies {
+		var req apiRequest
+		if json.Unmarshal(b, &req) == nil && len(req.Tools) > 0 {
+			last = req
+		}
+	}
+	var out []string
+	for _, msg := range last.Messages {
+		if msg.Role != "system" {
+			continue
+		}
+		for _, p := range strings.Split(flatten(msg.Content), "\n\n") {
+			if strings.Contains(p, " hook ") {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}

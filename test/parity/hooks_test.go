@@ -75,9 +75,9 @@ type hookDifference struct {
 
 // Reasons of the deliberate differences (README, "Compatibility with Claude Code").
 const (
-	diffEffort     = "Claude Code reports its model's effort level; toolpipe sets none, so it has none to report"
-	diffCrons      = "toolpipe has no scheduled prompts (Claude Code's session crons)"
-	diffEditCheck  = "Claude Code checks that an Edit's file exists before its hooks run; toolpipe's workflow does no I/O, so the tool activity checks it, after PreToolUse, and PostToolUseFailure reports it"
+	diffEffort    = "Claude Code reports its model's effort level; toolpipe sets none, so it has none to report"
+	diffCrons     = "toolpipe has no scheduled prompts (Claude Code's session crons)"
+	diffEditCheck = "Claude Code checks that an Edit's file exists before its hooks run; toolpipe's workflow does no I/O, so the tool activity checks it, after PreToolUse, and PostToolUseFailure reports it"
 )
 
 // hookDifferences are the deliberate differences in fields.

@@ -1,0 +1,69 @@
+package workflows_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.temporal.io/sdk/client"
+	"golang.org/x/sys/unix"
+
+	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/scheduler"
+	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/workflows"
+)
+
+// denyMarked is a PreToolUse hook denying (exit 2) the Bash calls whose input says
+// DENYME, and letting the others through.
+const denyMarked = `if grep -q DENYME; then echo "not this one" >&2; exit 2; fi`
+
+// runDeniedBeside runs a Bash call a hook denies beside one that is still running
+// (it reads a FIFO the test writes once the denial is in), and returns the turn.
+// st is the turn's state once the denial is in: whether the sibling cascade began.
+func runDeniedBeside(t *testing.T, h *harness) (run client.WorkflowRun, st workflows.TurnState, res workflows.TurnResult) {
+	t.Helper()
+	dir := t.TempDir()
+	gate := filepath.Join(dir, "gate")
+	if err := unix.Mkfifo(gate, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	run = h.start(workflows.TurnInput{Workdir: dir, CloseIntake: true, Settings: withHooks(group("Bash", denyMarked), nil, nil),
+		Blocks: []tool.Block{bashB("d1", "echo DENYME"), bashB("s1", "cat gate")}})
+	st = h.waitState(run, "d1 denied while s1 runs", func(st workflows.TurnState) bool {
+		return toolStatus(st, "d1") != scheduler.Executing && toolStatus(st, "d1") != scheduler.Queued &&
+			toolStatus(st, "s1") == scheduler.Executing
+	})
+	// O_RDWR never blocks on a FIFO: should s1 have been cancelled, nobody reads it.
+	f, err := os.OpenFile(gate, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.WriteString("released\n")
+	f.Close()
+	return run, st, h.result(run)
+}
+
+// A Bash call that a hook denies never ran, so, as in Claude Code, it cancels no
+// sibling: the call running beside it finishes with its own output (change
+// denied-call-alone). Only a Bash command that ran and failed cancels its siblings.
+func TestDeniedBashCancelsNothing(t *testing.T) {
+	_, st, res := runDeniedBeside(t, realHarness(t))
+	if st.Errored {
+		t.Fatal("the denied Bash started the sibling cascade")
+	}
+	if r := byID(res.Results, "d1"); !r.IsError || !strings.HasPrefix(r.Content, "PreToolUse:Bash hook error: [") || !strings.HasSuffix(r.Content, "]: not this one") {
+		t.Fatalf("denied call: %+v", r)
+	}
+	if r := byID(res.Results, "s1"); r.IsError || r.Content != "released" {
+		t.Fatalf("the call beside a denied Bash: %+v, want its own output", r)
+	}
+}
+
+// recordDeniedAloneHistory records the turn of TestDeniedBashCancelsNothing.
+func recordDeniedAloneHistory(t *testing.T, path string) {
+	h := realHarness(t)
+	run, _, _ := runDeniedBeside(t, h)
+	testenv.WriteHistory(t, path, testenv.History(t, h.c, run.GetID(), run.GetRunID()))
+}
