@@ -3,6 +3,7 @@ package activities
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 
@@ -51,6 +52,9 @@ func buildParams(req conversation.ModelRequest, msgs []conversation.Message) (an
 		tools = append(tools, conversation.TaskTool)
 	}
 	for _, t := range tools {
+		if slices.Contains(req.Disabled, t.Name) {
+			continue // a deny rule names it whole: not offered, as in Claude Code
+		}
 		tp, err := toolParam(t)
 		if err != nil {
 			return p, err

@@ -41,6 +41,9 @@ type ModelRequest struct {
 	Forked bool `json:"forked,omitempty"`
 	// MCPTools are offered to the model besides the built-in tools.
 	MCPTools []tool.MCPSpec `json:"mcp_tools,omitempty"`
+	// Disabled are tools a deny rule names whole: they are not offered, as in
+	// Claude Code (permissions.Policy.Disables).
+	Disabled []string `json:"disabled,omitempty"`
 }
 
 // MaxReplyText bounds the assistant text a ModelReply carries into workflow history;

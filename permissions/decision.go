@@ -3,6 +3,8 @@ package permissions
 import (
 	"fmt"
 	"strings"
+
+	"github.com/toolpipe/toolpipe/tool"
 )
 
 // Decision is the answer of Decide.
@@ -96,8 +98,23 @@ func (c *call) workingDirs() string {
 	return strings.Join(dirs, ", ")
 }
 
+// deniedByRule tells the model of a deny rule in Claude Code 2.1.328's words
+// (test/parity TestParityPermissionRules compares them): a rule that names the whole
+// tool disables it, a file tool's path is "in a directory that is denied", a Bash
+// command "has been denied". The rule itself is in the Decision for people.
 func deniedByRule(c *call, r Rule) Decision {
-	return Decision{Deny, fmt.Sprintf("Permission to use %s was denied by the rule %s in permissions.deny.", c.what(), r), r.String()}
+	var msg string
+	switch {
+	case r.Specifier == "":
+		msg = tool.UseError(fmt.Sprintf("Error: No such tool available: %s. %s is disabled for this session, in subagents as well as here.", c.req.Tool, c.req.Tool))
+	case c.kind == kindRead || c.kind == kindEdit:
+		msg = tool.UseError("File is in a directory that is denied by your permission settings.")
+	case c.kind == kindBash:
+		msg = fmt.Sprintf("Permission to use Bash with command %s has been denied.", c.req.Command)
+	default:
+		msg = fmt.Sprintf("Permission to use %s has been denied.", c.req.Tool)
+	}
+	return Decision{Deny, msg, r.String()}
 }
 
 func askedByRule(c *call, r Rule) Decision {

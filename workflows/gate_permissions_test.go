@@ -65,8 +65,11 @@ func TestDenyRuleTellsTheModelWhy(t *testing.T) {
 	res := runGated(t, work, policy(t, work, permissions.BypassPermissions, nil, []string{"Bash(rm:*)"}, nil),
 		bashB("b1", "rm notes.txt"))
 	r := res.Results[0]
-	if !r.IsError || !strings.Contains(r.Content, "denied by the rule Bash(rm:*) in permissions.deny") {
+	if !r.IsError || r.Content != "Permission to use Bash with command rm notes.txt has been denied." {
 		t.Fatalf("result %+v", r)
+	}
+	if n := noticeText(res); !strings.Contains(n, "Bash was denied by the rule Bash(rm:*) in permissions.deny") {
+		t.Fatalf("people are not told which rule: notices %q", n)
 	}
 	if _, err := os.Stat(filepath.Join(work, "notes.txt")); err != nil {
 		t.Fatal("the denied command ran")

@@ -147,5 +147,21 @@ func (s *session) modelRequest(seq int, prefix conversation.Conversation) conver
 		SessionID: s.in.SessionID, Seq: seq, Conversation: prefix,
 		Model: s.model.Model, MaxTokens: s.model.MaxTokens, System: s.model.System,
 		Task: s.in.Depth < s.opts.MaxDepth, Forked: s.head.Forked, MCPTools: s.mcpTools,
+		Disabled: s.disabledTools(),
 	}
+}
+
+// disabledTools are the offered tools a deny rule names whole, in offer order.
+func (s *session) disabledTools() []string {
+	if s.in.Settings == nil || s.in.Settings.Permissions == nil {
+		return nil
+	}
+	pol := s.in.Settings.Permissions
+	var out []string
+	for _, t := range tool.APIToolsWithMCP(s.mcpTools) {
+		if pol.Disables(t.Name) {
+			out = append(out, t.Name)
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package workflows
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path"
 	"strings"
 	"time"
@@ -114,6 +115,9 @@ func (t *turn) permit(ctx workflow.Context, b tool.Block, pre hooks.Result) (ver
 		return verdict{allowed: true, sandboxOnly: sandboxOnly && pre.Decision != hooks.Allow}, nil
 	case permissions.Ask:
 		return t.askWithHooks(ctx, b, d.Reason) // turn_ask_hooks.go
+	}
+	if d.Rule != "" { // the model is told in Claude Code's words, people which rule
+		t.notice(b.ID, fmt.Sprintf("%s was denied by the rule %s in permissions.deny", b.Name, d.Rule))
 	}
 	return verdict{message: d.Reason}, nil
 }
