@@ -101,7 +101,8 @@ func (c *call) workingDirs() string {
 // deniedByRule tells the model of a deny rule in Claude Code 2.1.328's words
 // (test/parity TestParityPermissionRules compares them): a rule that names the whole
 // tool disables it, a file tool's path is "in a directory that is denied", a Bash
-// command "has been denied". The rule itself is in the Decision for people.
+// command "has been denied", a WebFetch is "denied access to" the rule's domain.
+// The rule itself is in the Decision, for people.
 func deniedByRule(c *call, r Rule) Decision {
 	var msg string
 	switch {
@@ -111,6 +112,8 @@ func deniedByRule(c *call, r Rule) Decision {
 		msg = tool.UseError("File is in a directory that is denied by your permission settings.")
 	case c.kind == kindBash:
 		msg = fmt.Sprintf("Permission to use Bash with command %s has been denied.", c.req.Command)
+	case c.kind == kindWebFetch:
+		msg = fmt.Sprintf("WebFetch denied access to %s.", r.Specifier)
 	default:
 		msg = fmt.Sprintf("Permission to use %s has been denied.", c.req.Tool)
 	}

@@ -89,22 +89,9 @@ func TestTurnIsOneTrace(t *testing.T) {
 // token counts the API reported (input counting the cached tokens too).
 func TestModelSpanAttributes(t *testing.T) {
 	_, c, spans := testenv.TracedClient(t)
-	fake, err := fakeanthropic.Start(fakeanthropic.Script{MinCacheTokens: -1, Responses: []fakeanthropic.Response{
-		{Content: []wire.Block{{Type: "tool_use", ID: "t1", Name: "Bash", Input: []byte(`{"command":"echo hi"}`)}}},
-		{Content: []wire.Block{{Type: "text", Text: "done"}}},
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(fake.Close)
-	queue, state := testenv.TaskQueue(t), t.TempDir()
-	acts, err := activities.New(activities.Config{StateDir: state})
-	if err != nil {
-		t.Fatal(err)
-	}
-	testenv.StartWorkerWith(t, c, queue, func(r sdkworker.Registry) {
-		tpworker.RegisterWithAgent(r, acts, activities.AgentConfig{StateDir: state, APIKey: "sk-test", BaseURL: fake.URL()})
-	})
+	fake, queue := agentWorker(t, c,
+		fakeanthropic.Response{Content: []wire.Block{{Type: "tool_use", ID: "t1", Name: "Bash", Input: []byte(`{"command":"echo hi"}`)}}},
+		fakeanthropic.Response{Content: []wire.Block{{Type: "text", Text: "done"}}})
 	ctx := testenv.Context(t)
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "model-span-" + queue, TaskQueue: queue}, workflows.SessionWorkflowName,
 		workflows.SessionInput{SessionID: "s-model", Prompt: "go", Workdir: t.TempDir(), Model: workflows.ModelOptions{Model: "claude-test-1"}})
@@ -166,22 +153,9 @@ func attrKey(s tracetest.SpanStub, k string) string {
 // is the hook's non-blocking result, not an activity failure; its span says Error.
 func TestPromptHookSpan(t *testing.T) {
 	_, c, spans := testenv.TracedClient(t)
-	fake, err := fakeanthropic.Start(fakeanthropic.Script{MinCacheTokens: -1, Responses: []fakeanthropic.Response{
-		{When: "first call", Content: []wire.Block{{Type: "text", Text: `{"ok": true, "reason": "fine"}`}}},
-		{When: "second call", Status: 400, ErrorMessage: "output_config: not supported here"},
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(fake.Close)
-	queue, state := testenv.TaskQueue(t), t.TempDir()
-	acts, err := activities.New(activities.Config{StateDir: state})
-	if err != nil {
-		t.Fatal(err)
-	}
-	testenv.StartWorkerWith(t, c, queue, func(r sdkworker.Registry) {
-		tpworker.RegisterWithAgent(r, acts, activities.AgentConfig{StateDir: state, APIKey: "sk-test", BaseURL: fake.URL()})
-	})
+	fake, queue := agentWorker(t, c,
+		fakeanthropic.Response{When: "first call", Content: []wire.Block{{Type: "text", Text: `{"ok": true, "reason": "fine"}`}}},
+		fakeanthropic.Response{When: "second call", Status: 400, ErrorMessage: "output_config: not supported here"})
 	ctx := testenv.Context(t)
 	for _, q := range []string{"first call", "second call"} {
 		settings := &workflows.TurnSettings{Hooks: hooks.Config{PreToolUse: []hooks.Group{{Matcher: "Bash",
@@ -223,4 +197,24 @@ func TestPromptHookSpan(t *testing.T) {
 	if refused.Status.Code != codes.Error || attr(refused, contract.AttrErrorType) != contract.ErrModelRejected {
 		t.Errorf("refused prompt hook span: status %v, error.type %q; want Error and %s", refused.Status, attr(refused, contract.AttrErrorType), contract.ErrModelRejected)
 	}
+}
+
+// agentWorker starts a fake model answering rs (every prefix cached) and a worker of
+// c with the tool and agent activities calling it, on a queue of its own.
+func agentWorker(t *testing.T, c client.Client, rs ...fakeanthropic.Response) (*fakeanthropic.Server, string) {
+	t.Helper()
+	fake, err := fakeanthropic.Start(fakeanthropic.Script{MinCacheTokens: -1, Responses: rs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fake.Close)
+	queue, state := testenv.TaskQueue(t), t.TempDir()
+	acts, err := activities.New(activities.Config{StateDir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testenv.StartWorkerWith(t, c, queue, func(r sdkworker.Registry) {
+		tpworker.RegisterWithAgent(r, acts, activities.AgentConfig{StateDir: state, APIKey: "sk-test", BaseURL: fake.URL()})
+	})
+	return fake, queue
 }

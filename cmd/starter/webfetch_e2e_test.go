@@ -93,7 +93,7 @@ func TestWebFetchEndToEnd(t *testing.T) {
 		t.Errorf("w1: %+v", page)
 	}
 	denied := m.Content[byID["w2"]]
-	if !denied.IsError || !strings.Contains(denied.Content, "WebFetch(domain:localhost) in permissions.deny") {
+	if !denied.IsError || denied.Content != "WebFetch denied access to domain:localhost." {
 		t.Errorf("w2: %+v", denied)
 	}
 	redirect := m.Content[byID["w3"]]

@@ -1,21 +1,10 @@
 package parity
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"go.temporal.io/sdk/client"
-	sdkworker "go.temporal.io/sdk/worker"
-
-	"github.com/toolpipe/toolpipe/activities"
-	"github.com/toolpipe/toolpipe/internal/testenv"
-	"github.com/toolpipe/toolpipe/settings"
-	"github.com/toolpipe/toolpipe/tool"
-	tpworker "github.com/toolpipe/toolpipe/worker"
-	"github.com/toolpipe/toolpipe/workflows"
 )
 
 // commandHookScript decides by a marker in the call's input, the way a policy hook
@@ -78,58 +67,17 @@ func commandHookSettings(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	hook := []any{map[string]any{"matcher": "*", "hooks": []any{map[string]any{"type": "command", "command": "python3 \"" + script + "\""}}}}
-	b, _ := json.Marshal(map[string]any{
-		"hooks":       map[string]any{"PreToolUse": hook, "PostToolUse": hook},
-		"permissions": map[string]any{"allow": []string{"Bash", "Read", "Glob", "Grep", "Edit", "Write"}, "defaultMode": "acceptEdits"}})
-	p := filepath.Join(dir, "settings.json")
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return writeSettings(t, dir, map[string]any{"PreToolUse": hook, "PostToolUse": hook})
 }
 
 // TestParityCommandHooks runs command hooks that deny, fail and give feedback
 // through Claude Code and toolpipe, and compares the tool_results the model gets.
 func TestParityCommandHooks(t *testing.T) {
-	bin := claudeCode(t)
-	root, home := t.TempDir(), t.TempDir()
-	commandHookSettings(t, filepath.Join(home, ".claude"))
-	commandHookCase.setup(t, root)
-	cm, url := newRecordingModel(t, [][]scriptBlock{commandHookCase.script(root)})
-	runClaudeHome(t, bin, root, url, home)
+	cm, root, home := runClaudeCase(t, commandHookCase, commandHookSettings, nil)
 	notes := cm.systemNotes()
 
-	tpRoot := t.TempDir()
-	commandHookCase.setup(t, tpRoot)
-	tpHooks := t.TempDir()
-	loaded, err := settings.Load(settings.LoadOptions{File: commandHookSettings(t, tpHooks), ProjectDir: tpRoot})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pol, err := loaded.Policy(settings.PolicyOptions{WorkDir: tpRoot})
-	if err != nil {
-		t.Fatal(err)
-	}
-	queue := testenv.TaskQueue(t)
-	acts, err := activities.New(activities.Config{StateDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	testenv.StartWorker(t, queue, func(r sdkworker.Registry) { tpworker.Register(r, acts) })
-	var blocks []tool.Block
-	for _, b := range commandHookCase.script(tpRoot) {
-		blocks = append(blocks, tool.Block{ID: b.ID, Name: b.Name, Input: b.Input})
-	}
-	run, err := testenv.Client().ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{ID: "parity-command-hooks-" + queue, TaskQueue: queue},
-		workflows.TurnWorkflowName, workflows.TurnInput{SessionID: "parity", Workdir: tpRoot, Blocks: blocks, CloseIntake: true,
-			Settings: &workflows.TurnSettings{Hooks: loaded.Hooks, Permissions: pol, ProjectDir: tpRoot}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var res workflows.TurnResult
-	if err := run.Get(testenv.Context(t), &res); err != nil {
-		t.Fatal(err)
-	}
+	tpRoot, tpHooks := t.TempDir(), t.TempDir()
+	res := runWithSettings(t, commandHookCase, tpRoot, commandHookSettings(t, tpHooks), nil)
 	scripts := map[string]string{filepath.Join(home, ".claude", "policy.py"): "<HOOK>", filepath.Join(tpHooks, "policy.py"): "<HOOK>"}
 	norm := func(s, root string) string {
 		for p, with := range scripts {
@@ -137,28 +85,21 @@ func TestParityCommandHooks(t *testing.T) {
 		}
 		return normalise(s, root)
 	}
-	for i, got := range res.Results {
-		want, ok := cm.result(commandHookCase.id(i))
+	compareTurn(t, commandHookCase, cm, root, tpRoot, res, norm, func(i int, w result) result {
+		key, ok := commandHookNotes[i]
 		if !ok {
-			t.Errorf("%s: Claude Code sent no tool_result", commandHookCase.id(i))
-			continue
+			return w
 		}
-		w := result{Content: norm(flatten(want.Content), root), IsError: want.IsError}
-		if key, ok := commandHookNotes[i]; ok {
-			var paras []string
-			for _, p := range notes {
-				if strings.Contains(p, key) {
-					paras = append(paras, norm(p, root))
-				}
+		var paras []string
+		for _, p := range notes {
+			if strings.Contains(p, key) {
+				paras = append(paras, norm(p, root))
 			}
-			if len(paras) == 0 {
-				t.Errorf("%s: Claude Code told the model nothing with %q; its notes: %q", commandHookCase.id(i), key, notes)
-			}
-			w.Content += "\n\n<system-reminder>\n" + strings.Join(paras, "\n\n") + "\n</system-reminder>"
 		}
-		g := result{Content: norm(got.Content, tpRoot), IsError: got.IsError}
-		if w != g {
-			t.Errorf("%s:\n claude:   %q (is_error %v)\n toolpipe: %q (is_error %v)", commandHookCase.id(i), w.Content, w.IsError, g.Content, g.IsError)
+		if len(paras) == 0 {
+			t.Errorf("%s: Claude Code told the model nothing with %q; its notes: %q", commandHookCase.id(i), key, notes)
 		}
-	}
+		w.Content += "\n\n<system-reminder>\n" + strings.Join(paras, "\n\n") + "\n</system-reminder>"
+		return w
+	})
 }

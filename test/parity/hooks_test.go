@@ -104,19 +104,7 @@ func hookSettings(t *testing.T, dir string) string {
 		}
 		hs[e] = []any{g}
 	}
-	b, err := json.Marshal(map[string]any{"hooks": hs, "permissions": map[string]any{
-		"allow": []string{"Bash", "Read", "Glob", "Grep", "Edit", "Write"}, "defaultMode": "acceptEdits"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(dir, "settings.json")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return writeSettings(t, dir, hs)
 }
 
 func hookScript(t *testing.T, root string) [][]scriptBlock {
