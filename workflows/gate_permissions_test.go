@@ -165,9 +165,8 @@ func TestHookDecisionAndRules(t *testing.T) {
 	allowHook := `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`
 	s := policy(t, work, permissions.Default, []string{"Bash(echo:*)"}, []string{"Bash(touch:*)"}, nil)
 	s.Hooks = hooks.Config{PreToolUse: append(group("Bash", allowHook), group("Read", `echo '{"decision":"block","reason":"no reading today"}'`)...)}
-	// The denied Bash comes last: its error result cancels the siblings after it.
 	res := runGated(t, work, s, readOf("r1", filepath.Join(work, "notes.txt")), bashB("hookallowed", "date"), bashB("denied", "touch x"))
-	if r := byID(res.Results, "denied"); !r.IsError || !strings.Contains(r.Content, "permissions.deny") {
+	if r := byID(res.Results, "denied"); !r.IsError || r.Content != "Permission to use Bash with command touch x has been denied." {
 		t.Fatalf("a hook's allow lifted a deny rule: %+v", r)
 	}
 	if r := byID(res.Results, "hookallowed"); r.IsError {
