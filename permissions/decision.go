@@ -100,7 +100,8 @@ func (c *call) workingDirs() string {
 
 // deniedByRule tells the model of a deny rule in Claude Code 2.1.328's words
 // (test/parity TestParityPermissionRules compares them): a rule that names the whole
-// tool disables it, a file tool's path is "in a directory that is denied", a Bash
+// tool disables it, a file tool's path is "in a directory that is denied" (a search's
+// is "Permission to read PATH has been denied."), a Bash
 // command "has been denied", a WebFetch is "denied access to" the rule's domain.
 // The rule itself is in the Decision, for people.
 func deniedByRule(c *call, r Rule) Decision {
@@ -108,6 +109,8 @@ func deniedByRule(c *call, r Rule) Decision {
 	switch {
 	case r.Specifier == "":
 		msg = tool.UseError(fmt.Sprintf("Error: No such tool available: %s. %s is disabled for this session, in subagents as well as here.", c.req.Tool, c.req.Tool))
+	case c.kind == kindRead && c.req.Tool != ToolRead && len(c.paths) > 0: // Glob, Grep: the searched path
+		msg = fmt.Sprintf("Permission to read %s has been denied.", c.paths[0])
 	case c.kind == kindRead || c.kind == kindEdit:
 		msg = tool.UseError("File is in a directory that is denied by your permission settings.")
 	case c.kind == kindBash:
