@@ -51,3 +51,16 @@ func TestBadInputOfEveryKindExits2(t *testing.T) {
 		})
 	}
 }
+
+// The completion scripts `starter completion SHELL` prints call the hidden
+// __complete command; checking commands before Execute must let it through.
+func TestShellCompletionAnswers(t *testing.T) {
+	cmd := exec.Command(starterBin, "__complete", "ag")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("starter __complete ag: %v (stdout %q)", err, out)
+	}
+	if !strings.Contains(string(out), "agent") {
+		t.Fatalf("completion of 'ag' does not offer agent: %q", out)
+	}
+}

@@ -63,6 +63,9 @@ func main() {
 // cobra reports it as a plain error from the same lookup Execute makes; looking it
 // up first types it here instead of matching its text after.
 func knownCommand(root *cobra.Command, args []string) error {
+	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		return nil // the shell completion scripts' hidden commands, which Execute adds
+	}
 	root.InitDefaultHelpCmd() // Execute adds help and completion; Find must see them
 	root.InitDefaultCompletionCmd()
 	if _, _, err := root.Find(args); err != nil {
