@@ -34,7 +34,7 @@ type Result struct {
 	// exit 2), which go to the model.
 	Feedback []string
 	// Blocking are the same, naming their hook as Claude Code does for the model:
-	// `from command: "CMD": REASON`, with "[CMD]: " before an exit 2's stderr.
+	// `from command: "CMD": REASON` (an exit 2's REASON is "[CMD]: stderr").
 	Blocking []string
 	// UpdatedMCPToolOutput is the last replacement output, in settings order.
 	UpdatedMCPToolOutput json.RawMessage
@@ -71,11 +71,9 @@ func Aggregate(e Event, outs []Outcome) Result {
 		}
 		if o.Block {
 			res.Feedback = append(res.Feedback, o.BlockReason)
-			reason := o.BlockReason
-			if o.Status == Blocking {
-				reason = fmt.Sprintf("[%s]: %s", o.Command, reason)
-			}
-			res.Blocking = append(res.Blocking, fmt.Sprintf(`from command: "%s": %s`, o.Command, reason)) // quotes as they are, as Claude Code writes it
+			// Quotes as they are, as Claude Code writes them. An exit 2's reason
+			// already names its command (Parse), a prompt hook's its prompt.
+			res.Blocking = append(res.Blocking, fmt.Sprintf(`from command: "%s": %s`, o.Command, o.BlockReason))
 		}
 		if len(o.UpdatedMCPToolOutput) > 0 {
 			res.UpdatedMCPToolOutput = o.UpdatedMCPToolOutput

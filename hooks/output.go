@@ -132,6 +132,8 @@ func Parse(e Event, r Run) Outcome {
 			o.Decision, o.Reason = Deny, fmt.Sprintf("[%s]: %s", r.Command, reason)
 		case PermissionRequest:
 			o.Decision, o.Reason = Deny, reason
+		case PostToolUse, PostToolUseFailure: // for the model too: "[command]: stderr"
+			o.Block, o.BlockReason = true, fmt.Sprintf("[%s]: %s", r.Command, reason)
 		default:
 			o.Block, o.BlockReason = true, reason
 		}

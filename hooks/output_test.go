@@ -79,8 +79,8 @@ func TestParse(t *testing.T) {
 		{"exit 2 pre", PreToolUse, Run{Command: "guard.sh", ExitCode: 2, Stderr: "rm -rf is forbidden\n", Stdout: `{"decision":"approve"}`}, func(t *testing.T, o Outcome) {
 			want(t, o.Status == Blocking && o.Decision == Deny && o.Reason == "[guard.sh]: rm -rf is forbidden", o)
 		}},
-		{"exit 2 post", PostToolUse, Run{ExitCode: 2, Stderr: "fix the lint"}, func(t *testing.T, o Outcome) {
-			want(t, o.Status == Blocking && o.Block && o.BlockReason == "fix the lint" && o.Decision == "", o)
+		{"exit 2 post", PostToolUse, Run{Command: "lint.sh", ExitCode: 2, Stderr: "fix the lint"}, func(t *testing.T, o Outcome) {
+			want(t, o.Status == Blocking && o.Block && o.BlockReason == "[lint.sh]: fix the lint" && o.Decision == "", o)
 		}},
 		{"exit 2 no stderr", PreToolUse, Run{Command: "guard.sh", ExitCode: 2}, func(t *testing.T, o Outcome) {
 			want(t, o.Decision == Deny && o.Reason == "[guard.sh]: No stderr output", o)

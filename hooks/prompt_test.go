@@ -45,8 +45,13 @@ func TestParsePrompt(t *testing.T) {
 	}
 	cont := hook
 	cont.ContinueOnBlock = true
-	if o := ParsePrompt(PostToolUse, cont, run(`{"ok": false, "reason": "bad"}`)); !o.Block || o.BlockReason != "[No rm -rf]: bad" || o.Stop {
-		t.Fatalf("continueOnBlock: %+v", o)
+	post := ParsePrompt(PostToolUse, cont, run(`{"ok": false, "reason": "bad"}`))
+	if !post.Block || post.BlockReason != "[No rm -rf]: bad" || post.Stop {
+		t.Fatalf("continueOnBlock: %+v", post)
+	}
+	// The model is told once which prompt blocked, not again in brackets.
+	if b := Aggregate(PostToolUse, []Outcome{post}).Blocking; len(b) != 1 || strings.Count(b[0], "No rm -rf") != 2 || !strings.HasSuffix(b[0], `": [No rm -rf]: bad`) {
+		t.Fatalf("a prompt hook's blocking error for the model: %q", b)
 	}
 	if o := ParsePrompt(Stop, hook, run(`{"ok": false, "reason": "tests not run"}`)); !o.Block || o.BlockReason != "[No rm -rf]: tests not run" || o.Stop {
 		t.Fatalf("Stop: %+v", o)
