@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"go.temporal.io/sdk/client"
-	"golang.org/x/sys/unix"
 
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/scheduler"
@@ -20,28 +19,25 @@ import (
 const denyMarked = `if grep -q DENYME; then echo "not this one" >&2; exit 2; fi`
 
 // runDeniedBeside runs a Bash call a hook denies beside one that is still running
-// (it reads a FIFO the test writes once the denial is in), and returns the turn.
-// st is the turn's state once the denial is in: whether the sibling cascade began.
+// (it waits for a file the test creates once the denial is in), and returns the
+// turn. st is the turn's state once the denial is in: whether the sibling cascade
+// began.
 func runDeniedBeside(t *testing.T, h *harness) (run client.WorkflowRun, st workflows.TurnState, res workflows.TurnResult) {
 	t.Helper()
 	dir := t.TempDir()
-	gate := filepath.Join(dir, "gate")
-	if err := unix.Mkfifo(gate, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	// A plain file, not a FIFO: a FIFO's data is lost when the writer closes before
+	// the reader opens, and the command may not have reached its read yet.
+	wait := "until [ -e gate ]; do sleep 0.01; done; echo released"
 	run = h.start(workflows.TurnInput{Workdir: dir, CloseIntake: true, Settings: withHooks(group("Bash", denyMarked), nil, nil),
-		Blocks: []tool.Block{bashB("d1", "echo DENYME"), bashB("s1", "cat gate")}})
-	st = h.waitState(run, "d1 denied while s1 runs", func(st workflows.TurnState) bool {
-		return toolStatus(st, "d1") != scheduler.Executing && toolStatus(st, "d1") != scheduler.Queued &&
-			toolStatus(st, "s1") == scheduler.Executing
+		Blocks: []tool.Block{bashB("d1", "echo DENYME"), bashB("s1", wait)}})
+	// s1 cannot end before the gate exists unless the denial cancelled it.
+	st = h.waitState(run, "d1 denied, s1 started", func(st workflows.TurnState) bool {
+		done := func(id string) bool { return toolStatus(st, id) != scheduler.Executing && toolStatus(st, id) != scheduler.Queued }
+		return done("d1") && (toolStatus(st, "s1") == scheduler.Executing || done("s1"))
 	})
-	// O_RDWR never blocks on a FIFO: should s1 have been cancelled, nobody reads it.
-	f, err := os.OpenFile(gate, os.O_RDWR, 0)
-	if err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "gate"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, _ = f.WriteString("released\n")
-	f.Close()
 	return run, st, h.result(run)
 }
 

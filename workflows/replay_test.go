@@ -15,12 +15,13 @@ import (
 // one is recorded again by TOOLPIPE_RECORD_HISTORY=1; a deliberate, versioned change
 // adds a new file instead.
 var turnHistories = []string{
-	"testdata/turn_history.json",              // before start-input-first
-	"testdata/turn_history_start_first.json",  // start-input-first (GetVersion 1)
-	"testdata/turn_history_cancelled.json",    // terminal-status: a cancelled turn with search attributes
-	"testdata/turn_history_reject_alone.json", // rejected-input-alone: a refused Bash input cascades no more
-	"testdata/turn_history_failed.json",       // ended-status: a failed turn with search attributes
-	"testdata/turn_history_denied_alone.json", // denied-call-alone: a denied Bash cascades no more
+	"testdata/turn_history.json",                // before start-input-first
+	"testdata/turn_history_start_first.json",    // start-input-first (GetVersion 1)
+	"testdata/turn_history_cancelled.json",      // terminal-status: a cancelled turn with search attributes
+	"testdata/turn_history_reject_alone.json",   // rejected-input-alone: a refused Bash input cascades no more
+	"testdata/turn_history_failed.json",         // ended-status: a failed turn with search attributes
+	"testdata/turn_history_denied_cascade.json", // before denied-call-alone: a hook-denied Bash cancels its sibling (recorded by 62fccda)
+	"testdata/turn_history_denied_alone.json",   // denied-call-alone: a denied Bash cascades no more
 }
 
 // turnRecorders record a history again with TOOLPIPE_RECORD_HISTORY=1 (only the
