@@ -116,7 +116,9 @@ func observedModel[Req, Reply any](fn func(context.Context, Req) (Reply, error),
 			usage = call.usage
 		}
 		if !call.answered {
-			span.SetAttributes(AttrModelReused.Bool(true))
+			if o.failure == "" { // answered from the store, not asked again
+				span.SetAttributes(AttrModelReused.Bool(true))
+			}
 			return out, nil
 		}
 		span.SetAttributes(AttrResponseModel.String(call.model), AttrResponseID.String(call.id),
@@ -168,6 +170,8 @@ func (a *Agent) observedPromptHook() func(context.Context, hooks.PromptInvocatio
 			switch {
 			case r.TimedOut:
 				return modelOutcome{failure: "the prompt hook's model did not answer in time", failType: "timeout"}
+			case r.Failure == ErrNoModel:
+				return modelOutcome{failure: r.Failure, failType: contract.ErrModelNotConfigured}
 			case r.Failure != "":
 				return modelOutcome{failure: r.Failure, failType: contract.ErrModelRejected}
 			}

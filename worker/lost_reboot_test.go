@@ -89,6 +89,9 @@ func TestSweepAfterReboot(t *testing.T) {
 	if _, err := os.Stat(old); err != nil {
 		t.Fatalf("on a shared file system another kernel's worker directory was removed: %v", err)
 	}
+	if _, err := os.Stat(abandoned); err != nil {
+		t.Fatalf("on a shared file system a directory another machine may be creating was removed: %v", err)
+	}
 
 	onSharedFS = func(string) bool { return false }
 	if _, again := sweepOnce(context.Background(), state, c, log); again {

@@ -65,7 +65,11 @@ func sweepOnce(ctx context.Context, stateDir string, c client.Client, log *slog.
 			continue
 		}
 		if strings.HasPrefix(e.Name(), ".new-") {
-			removeAbandoned(filepath.Join(root, e.Name()))
+			// Only where this kernel's clock dates it: on a shared file system the
+			// server's clock does, and a worker elsewhere may still be creating it.
+			if !onSharedFS(root) {
+				removeAbandoned(filepath.Join(root, e.Name()))
+			}
 			continue
 		}
 		if strings.HasPrefix(e.Name(), ".") {

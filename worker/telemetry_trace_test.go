@@ -194,6 +194,9 @@ func TestPromptHookSpan(t *testing.T) {
 	if ok.Status.Code == codes.Error || u.TotalInput() == 0 {
 		t.Errorf("answered prompt hook span: status %v, input tokens %d", ok.Status, u.TotalInput())
 	}
+	if attr(refused, activities.AttrModelReused) != "" {
+		t.Errorf("refused prompt hook span says the answer was reused from the store")
+	}
 	if refused.Status.Code != codes.Error || attr(refused, contract.AttrErrorType) != contract.ErrModelRejected {
 		t.Errorf("refused prompt hook span: status %v, error.type %q; want Error and %s", refused.Status, attr(refused, contract.AttrErrorType), contract.ErrModelRejected)
 	}

@@ -212,7 +212,7 @@ func (s *session) endedTasks() []EndedTask {
 	var out []EndedTask
 	for _, id := range s.bg.order {
 		if t := s.bg.byID[id]; !t.running() {
-			out = append(out, EndedTask{ID: t.ID, ToolUseID: t.ToolUseID, Command: t.Command, Description: t.Description,
+			out = append(out, EndedTask{ID: t.ID, ToolUseID: t.ToolUseID, Command: capText(t.Command), Description: capText(t.Description),
 				OutputFile: t.OutputFile, Status: t.Status})
 		}
 	}
@@ -220,6 +220,18 @@ func (s *session) endedTasks() []EndedTask {
 		out = out[drop:]
 	}
 	return out
+}
+
+// carriedTextMax bounds a carried task's command and description, so that 100 of
+// them stay far below Temporal's 2 MB payload limit whatever the commands were.
+const carriedTextMax = 2000
+
+// capText cuts s to carriedTextMax bytes at a rune boundary, marking the cut.
+func capText(s string) string {
+	if len(s) <= carriedTextMax {
+		return s
+	}
+	return strings.ToValidUTF8(s[:carriedTextMax], "") + "…"
 }
 
 // restoreTasks puts back the ended tasks an earlier run carried.
