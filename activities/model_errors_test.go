@@ -40,7 +40,7 @@ func TestModelErrorTypesFromTheAPIsAnswers(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name, key, text, want string
-		tooLong             bool
+		tooLong               bool
 	}{
 		{"over the window", "k", strings.Repeat("x", 2000), contract.ErrPromptTooLong, true},
 		{"another 400", "k", "small", contract.ErrModelRejected, false},

@@ -32,7 +32,9 @@ func runDeniedBeside(t *testing.T, h *harness) (run client.WorkflowRun, st workf
 		Blocks: []tool.Block{bashB("d1", "echo DENYME"), bashB("s1", wait)}})
 	// s1 cannot end before the gate exists unless the denial cancelled it.
 	st = h.waitState(run, "d1 denied, s1 started", func(st workflows.TurnState) bool {
-		done := func(id string) bool { return toolStatus(st, id) != scheduler.Executing && toolStatus(st, id) != scheduler.Queued }
+		done := func(id string) bool {
+			return toolStatus(st, id) != scheduler.Executing && toolStatus(st, id) != scheduler.Queued
+		}
 		return done("d1") && (toolStatus(st, "s1") == scheduler.Executing || done("s1"))
 	})
 	if err := os.WriteFile(filepath.Join(dir, "gate"), nil, 0o600); err != nil {
