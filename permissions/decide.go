@@ -176,10 +176,15 @@ func (c *call) applies(r Rule) bool {
 		return tool == ToolGlob || tool == ToolGrep
 	case r.Tool == ToolEdit:
 		return tool == ToolWrite
-	case strings.HasPrefix(r.Tool, mcpPrefix) && !strings.Contains(r.Tool[len(mcpPrefix):], "__"):
-		return len(tool) > len(r.Tool)+2 && strings.HasPrefix(tool, r.Tool) && tool[len(r.Tool):len(r.Tool)+2] == "__"
 	}
-	return false
+	return serverRuleCovers(r.Tool, tool)
+}
+
+// serverRuleCovers reports whether ruleTool names a whole MCP server (mcp__server)
+// of which tool (mcp__server__name) is one.
+func serverRuleCovers(ruleTool, tool string) bool {
+	return strings.HasPrefix(ruleTool, mcpPrefix) && !strings.Contains(ruleTool[len(mcpPrefix):], "__") &&
+		strings.HasPrefix(tool, ruleTool+"__") && len(tool) > len(ruleTool)+2
 }
 
 // hits reports whether a deny or ask rule matches: for Bash, ANY part (seen

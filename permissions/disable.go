@@ -1,7 +1,5 @@
 package permissions
 
-import "strings"
-
 // Disables reports whether a deny rule names the whole tool (no specifier), or the
 // whole MCP server it belongs to: Claude Code then does not offer the tool to the
 // model at all, and a call of it is answered as of a tool that does not exist.
@@ -10,11 +8,7 @@ func (p Policy) Disables(toolName string) bool {
 		if r.Specifier != "" {
 			continue
 		}
-		if r.Tool == toolName {
-			return true
-		}
-		if strings.HasPrefix(r.Tool, mcpPrefix) && !strings.Contains(r.Tool[len(mcpPrefix):], "__") &&
-			strings.HasPrefix(toolName, r.Tool+"__") {
+		if r.Tool == toolName || serverRuleCovers(r.Tool, toolName) {
 			return true
 		}
 	}
