@@ -60,6 +60,7 @@ func sweepOnce(ctx context.Context, stateDir string, c client.Client, log *slog.
 		return 0, false // no worker ever ran here
 	}
 	boot := bootID()
+	shared := onSharedFS(root) // one file system for the whole of workers/
 	for _, e := range entries {
 		if !e.IsDir() {
 			continue
@@ -67,7 +68,7 @@ func sweepOnce(ctx context.Context, stateDir string, c client.Client, log *slog.
 		if strings.HasPrefix(e.Name(), ".new-") {
 			// Only where this kernel's clock dates it: on a shared file system the
 			// server's clock does, and a worker elsewhere may still be creating it.
-			if !onSharedFS(root) {
+			if !shared {
 				removeAbandoned(filepath.Join(root, e.Name()))
 			}
 			continue
@@ -75,7 +76,7 @@ func sweepOnce(ctx context.Context, stateDir string, c client.Client, log *slog.
 		if strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		n, retry := sweepDir(ctx, filepath.Join(root, e.Name()), boot, c, log)
+		n, retry := sweepDir(ctx, filepath.Join(root, e.Name()), boot, shared, c, log)
 		failed += n
 		again = again || retry
 	}
@@ -84,8 +85,9 @@ func sweepOnce(ctx context.Context, stateDir string, c client.Client, log *slog.
 
 // sweepDir fails the recorded attempts of one worker's directory if its lock is
 // free, i.e. its process is dead. It holds that lock meanwhile, so two sweeps never
-// work on one directory.
-func sweepDir(ctx context.Context, dir, boot string, c client.Client, log *slog.Logger) (failed int, again bool) {
+// work on one directory. shared says workers/ is on a file system other kernels may
+// mount (onSharedFS), where another boot's worker may be alive elsewhere.
+func sweepDir(ctx context.Context, dir, boot string, shared bool, c client.Client, log *slog.Logger) (failed int, again bool) {
 	var o owner
 	if b, err := os.ReadFile(filepath.Join(dir, "owner.json")); err != nil || json.Unmarshal(b, &o) != nil {
 		return 0, false
@@ -94,7 +96,7 @@ func sweepDir(ctx context.Context, dir, boot string, c client.Client, log *slog.
 	// proves nothing here. On a local one, that kernel is gone (the machine
 	// rebooted), and its workers with it.
 	otherBoot := o.BootID != boot
-	if otherBoot && onSharedFS(dir) {
+	if otherBoot && shared {
 		return 0, false
 	}
 	lock, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_RDWR, 0)
