@@ -32,14 +32,24 @@ type bashRun struct {
 
 // bashProcess builds how a Bash command runs: the environment without the
 // worker's secrets (read-only commands also without programs git's config
-// names), and the sandbox around it when the call's settings ask for one. Every
-// way of running a Bash command (the Bash activity, background shells) starts its
-// process from this, so none escapes the environment or the sandbox.
+// names), and the sandbox around it: the read-only one for a command that runs
+// without approval only because it was classified read-only (whatever
+// dangerouslyDisableSandbox says), the write sandbox when the call's settings
+// ask for one. Every way of running a Bash command (the Bash activity,
+// background shells) starts its process from this, so none escapes the
+// environment or the sandbox.
 func (a *Activities) bashProcess(call tool.Call, in tool.BashInput, timeout time.Duration, progress *tailer) bashRun {
 	run := bashRun{
 		spec: procSpec{path: "/bin/bash", args: []string{"-c", in.Command}, dir: call.Workdir,
 			env: a.bashEnv(in.Command), timeout: timeout, progress: progress},
 		cleanup: func() {},
+	}
+	if call.ReadOnlySandbox {
+		if err := a.confine(call, &run, true); err == nil {
+			return run
+		}
+		// No sandbox can start here: the classifier alone decides, as the worker
+		// said when it started (SandboxNotice); the settings below still apply.
 	}
 	s := call.Sandbox
 	if !s.Sandboxed(in.Command, in.DangerouslyDisableSandbox) {
@@ -48,19 +58,9 @@ func (a *Activities) bashProcess(call tool.Call, in tool.BashInput, timeout time
 		}
 		return run
 	}
-	os.MkdirAll(a.scratch(call), 0o700)
-	tmp, err := os.MkdirTemp(a.scratch(call), "sandbox-tmp-*")
+	err := a.confine(call, &run, false)
 	if err == nil {
-		run.cleanup = func() { os.RemoveAll(tmp) }
-		var wrapped sandbox.Command
-		var notes []string
-		wrapped, notes, err = launcher.Wrap(s, sandbox.Command{Path: run.spec.path, Args: run.spec.args, Dir: run.spec.dir, Env: run.spec.env},
-			tmp, a.cfg.StateDir)
-		if err == nil {
-			run.spec.path, run.spec.args, run.spec.env = wrapped.Path, wrapped.Args, wrapped.Env
-			run.notes = notes
-			return run
-		}
+		return run
 	}
 	var un *sandbox.Unavailable
 	if !errors.As(err, &un) {
@@ -76,6 +76,41 @@ func (a *Activities) bashProcess(call tool.Call, in tool.BashInput, timeout time
 	}
 	return run
 }
+
+// confine wraps run's process in the read-only or the write sandbox, with a
+// private temporary directory and the worker's state directory hidden.
+func (a *Activities) confine(call tool.Call, run *bashRun, readOnly bool) error {
+	os.MkdirAll(a.scratch(call), 0o700)
+	tmp, err := os.MkdirTemp(a.scratch(call), "sandbox-tmp-*")
+	if err != nil {
+		return err
+	}
+	var dirs []string
+	if call.Scope != nil {
+		dirs = call.Scope.Dirs
+	}
+	c, err := launcher.Wrap(sandbox.Request{ReadOnly: readOnly, Settings: call.Sandbox, Tmp: tmp, Dirs: dirs, Hide: []string{a.cfg.StateDir},
+		Cmd: sandbox.Command{Path: run.spec.path, Args: run.spec.args, Dir: run.spec.dir, Env: run.spec.env}})
+	if err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	run.spec.path, run.spec.args, run.spec.env, run.spec.files = c.Path, c.Args, c.Env, c.Files
+	run.notes = c.Notes
+	run.cleanup = func() {
+		c.Release()
+		os.RemoveAll(tmp)
+	}
+	return nil
+}
+
+// SandboxNotice is what the worker says once at start about how it confines the
+// Bash commands that run without approval, "" when bubblewrap does it.
+func SandboxNotice() string { return launcher.Status().Notice() }
+
+// SandboxStatus is one line saying how this machine confines them, for
+// `agent status`.
+func SandboxStatus() string { return launcher.Status().String() }
 
 // bashEnv is the environment of a Bash command: the worker's without its secrets
 // and, for a command classified read-only (which runs without approval), with git

@@ -30,6 +30,9 @@ type procSpec struct {
 	// which the model reads while it runs): created or truncated, and kept
 	// whatever happens, instead of a temporary file removed on failure.
 	outputFile string
+	// files are inherited as descriptors 3, 4, … (the sandbox's seccomp filter);
+	// runGroup closes them once the process started.
+	files []*os.File
 }
 
 // procResult is how a process group ended. Output is in a file, not in memory, so a
@@ -64,12 +67,19 @@ func runGroup(ctx context.Context, scratch string, spec procSpec) (procResult, e
 	cmd.Dir = spec.dir
 	cmd.Env = spec.env
 	cmd.Stdout, cmd.Stderr = out, out
-	// Its own group, so cancellation kills everything the command started; and
-	// killed with the worker, so a crashed worker leaves no shell running on. The
-	// shell's children outlive the worker, though: the group is recorded
-	// (group_record.go) for the next worker's sweep to kill.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	cmd.ExtraFiles = spec.files
+	// Its own session and so its own group: cancellation kills everything the
+	// command started, and it has no controlling terminal to read from or inject
+	// keystrokes into (TIOCSTI). Killed with the worker, so a crashed worker
+	// leaves no shell running on. The shell's children outlive the worker,
+	// though: the group is recorded (group_record.go) for the next worker's sweep
+	// to kill.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	err = cmd.Start()
+	for _, f := range spec.files {
+		f.Close()
+	}
+	if err != nil {
 		return fail(fmt.Errorf("process: start %s: %w", filepath.Base(spec.path), err))
 	}
 	pgid := cmd.Process.Pid

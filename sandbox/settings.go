@@ -30,13 +30,26 @@ type Filesystem struct {
 	DenyRead   []string `json:"denyRead,omitempty"`
 }
 
-// Network lists the domains sandboxed commands may reach.
+// Network lists the domains sandboxed commands may reach, and whether they may
+// use Unix sockets (blocked by default: the Docker daemon's or an ssh-agent's
+// socket reaches past any sandbox).
 type Network struct {
 	AllowedDomains []string `json:"allowedDomains,omitempty"`
+	// AllowUnixSockets are socket paths Claude Code allows on macOS; on Linux it
+	// ignores them, as toolpipe does (a seccomp filter cannot tell paths apart).
+	AllowUnixSockets []string `json:"allowUnixSockets,omitempty"`
+	// AllowAllUnixSockets lifts the block on Unix sockets in the write sandbox
+	// (the read-only sandbox of auto-allowed read-only commands keeps it).
+	AllowAllUnixSockets *bool `json:"allowAllUnixSockets,omitempty"`
 }
 
 // On reports whether Bash runs sandboxed (sandbox.enabled; default false).
 func (s *Settings) On() bool { return s != nil && s.Enabled != nil && *s.Enabled }
+
+// UnixSocketsAllowed reports network.allowAllUnixSockets (default false).
+func (s *Settings) UnixSocketsAllowed() bool {
+	return s != nil && s.Network.AllowAllUnixSockets != nil && *s.Network.AllowAllUnixSockets
+}
 
 // MustSandbox reports failIfUnavailable: when the sandbox cannot start, a
 // command fails instead of running unsandboxed (default false).
@@ -118,13 +131,15 @@ func Load(files []string, projectDir string) (*Settings, error) {
 
 func (s *Settings) merge(o *Settings, projectDir string) error {
 	for _, b := range []struct{ dst, src **bool }{{&s.Enabled, &o.Enabled}, {&s.FailIfUnavailable, &o.FailIfUnavailable},
-		{&s.AutoAllowBashIfSandboxed, &o.AutoAllowBashIfSandboxed}, {&s.AllowUnsandboxedCommands, &o.AllowUnsandboxedCommands}} {
+		{&s.AutoAllowBashIfSandboxed, &o.AutoAllowBashIfSandboxed}, {&s.AllowUnsandboxedCommands, &o.AllowUnsandboxedCommands},
+		{&s.Network.AllowAllUnixSockets, &o.Network.AllowAllUnixSockets}} {
 		if *b.src != nil {
 			*b.dst = *b.src
 		}
 	}
 	s.ExcludedCommands = append(s.ExcludedCommands, o.ExcludedCommands...)
 	s.Network.AllowedDomains = append(s.Network.AllowedDomains, o.Network.AllowedDomains...)
+	s.Network.AllowUnixSockets = append(s.Network.AllowUnixSockets, o.Network.AllowUnixSockets...)
 	for _, l := range []struct{ dst, src *[]string }{{&s.Filesystem.AllowWrite, &o.Filesystem.AllowWrite},
 		{&s.Filesystem.DenyWrite, &o.Filesystem.DenyWrite}, {&s.Filesystem.DenyRead, &o.Filesystem.DenyRead}} {
 		for _, p := range *l.src {

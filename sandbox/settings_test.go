@@ -55,7 +55,7 @@ func TestLoadMergesFiles(t *testing.T) {
 func TestWrapSaysWhyWhenUnavailable(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	l := Launcher{DisableLandlock: true}
-	_, _, err := l.Wrap(&Settings{}, Command{Path: "/bin/true", Dir: t.TempDir()}, t.TempDir())
+	_, err := l.Wrap(Request{Cmd: Command{Path: "/bin/true", Dir: t.TempDir()}, Tmp: t.TempDir()})
 	if u, ok := err.(*Unavailable); !ok || !strings.Contains(u.Reason, "apt-get install bubblewrap") {
 		t.Fatalf("err %v", err)
 	}

@@ -29,6 +29,11 @@ type Call struct {
 	// (autoAllowBashIfSandboxed): it must not run outside the sandbox, even where
 	// failIfUnavailable is off.
 	SandboxOnly bool `json:"sandbox_only,omitempty"`
+	// ReadOnlySandbox says the call runs without approval only because its
+	// command was classified read-only: Bash runs it in the read-only sandbox
+	// where one can start, whatever the sandbox settings and
+	// dangerouslyDisableSandbox say.
+	ReadOnlySandbox bool `json:"read_only_sandbox,omitempty"`
 	// Response asks for Output.Response: PostToolUse hooks will read it.
 	Response bool `json:"response,omitempty"`
 }

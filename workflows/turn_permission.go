@@ -53,6 +53,10 @@ type verdict struct {
 	// sandboxOnly: allowed only because the command runs sandboxed
 	// (autoAllowBashIfSandboxed); it must not run outside the sandbox.
 	sandboxOnly bool
+	// readOnly: a Bash command allowed only because it was classified
+	// read-only (no rule, no hook, no person, no bypassPermissions allowed it):
+	// it runs in the read-only sandbox, whatever dangerouslyDisableSandbox says.
+	readOnly bool
 }
 
 // permit decides whether a call runs: the hooks' decision first, then the rules
@@ -67,6 +71,7 @@ func (t *turn) permit(ctx workflow.Context, b tool.Block, pre hooks.Result) (ver
 		return verdict{message: hooks.DenyText(b.Name, pre)}, nil
 	}
 	d := permissions.Decision{Behavior: permissions.Allow}
+	autoReadOnly := false
 	if pol := t.in.Settings.Permissions; pol != nil {
 		req, err := t.request(ctx, b)
 		var rf resolveFailure
@@ -89,6 +94,8 @@ func (t *turn) permit(ctx workflow.Context, b tool.Block, pre hooks.Result) (ver
 			}
 		}
 		d = permissions.Decide(req, p)
+		autoReadOnly = b.Name == tool.BashName && req.ReadOnly && d.Behavior == permissions.Allow && d.Rule == "" &&
+			p.Mode != permissions.BypassPermissions
 	}
 	byRule := d.Rule != "" && d.Behavior != permissions.Allow
 	sandboxOnly := false
@@ -112,7 +119,7 @@ func (t *turn) permit(ctx workflow.Context, b tool.Block, pre hooks.Result) (ver
 	}
 	switch d.Behavior {
 	case permissions.Allow:
-		return verdict{allowed: true, sandboxOnly: sandboxOnly && pre.Decision != hooks.Allow}, nil
+		return verdict{allowed: true, sandboxOnly: sandboxOnly && pre.Decision != hooks.Allow, readOnly: autoReadOnly && pre.Decision != hooks.Allow}, nil
 	case permissions.Ask:
 		return t.askWithHooks(ctx, b, d.Reason) // turn_ask_hooks.go
 	}

@@ -73,7 +73,7 @@ func (t *turn) pipeline(ctx workflow.Context, b tool.Block, def *tool.Definition
 	}
 	t.transcribeUse(ctx, b) // turn_transcript.go
 	start := workflow.Now(ctx)
-	r, m, resp, cancelled := t.callTool(ctx, tool.Block{ID: id, Name: b.Name, Input: input}, def, v.sandboxOnly)
+	r, m, resp, cancelled := t.callTool(ctx, tool.Block{ID: id, Name: b.Name, Input: input}, def, v)
 	if cancelled {
 		t.interruptHooks(ctx, tool.Block{ID: id, Name: b.Name, Input: input}, start) // turn_hooks.go
 		return r, nil, callCancelled
@@ -118,13 +118,14 @@ func mcpOutputText(raw json.RawMessage) string {
 // callTool runs the tool activity with the final input and waits for it, as start
 // does for a turn without settings. When PostToolUse hooks will see the call, the
 // activity also returns the tool's structured response for them.
-// sandboxOnly: the call was allowed only because it runs sandboxed.
-func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition, sandboxOnly bool) (tool.Result, *tool.Modifier, json.RawMessage, bool) {
+// v says how the call was allowed: only because it runs sandboxed, or only
+// because it was classified read-only.
+func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition, v verdict) (tool.Result, *tool.Modifier, json.RawMessage, bool) {
 	call := tool.Call{
 		SessionID: t.in.SessionID, ToolUseID: b.ID, Name: b.Name,
 		Input: b.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles,
 		Scope:   t.searchScope(b.Name),
-		Sandbox: t.in.Settings.sandboxSettings(), SandboxOnly: sandboxOnly,
+		Sandbox: t.in.Settings.sandboxSettings(), SandboxOnly: v.sandboxOnly, ReadOnlySandbox: v.readOnly,
 		Response: len(t.in.Settings.Hooks.Select(hooks.PostToolUse, b.Name)) > 0,
 	}
 	if isBackgroundCall(b) {

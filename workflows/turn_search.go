@@ -9,12 +9,20 @@ import (
 // policy: the deny rules that apply to it (Read rules cover both, as in Claude
 // Code) and the permitted directories. The permission check lets a search of the
 // working directory run; the tool itself must then leave out the files those
-// rules hide, which only it sees. It is pure: the policy is part of the input.
+// rules hide, which only it sees. For Bash it is only the additionalDirectories
+// its sandboxes show. It is pure: the policy is part of the input.
 func (t *turn) searchScope(name string) *tool.Scope {
-	if name != tool.GlobName && name != tool.GrepName || t.in.Settings == nil || t.in.Settings.Permissions == nil {
+	if t.in.Settings == nil || t.in.Settings.Permissions == nil {
 		return nil
 	}
 	pol := t.in.Settings.Permissions
+	if name == tool.BashName && len(pol.AdditionalDirs) > 0 {
+		// Bash's sandboxes show additionalDirectories and guard their control files.
+		return &tool.Scope{Dirs: pol.AdditionalDirs}
+	}
+	if name != tool.GlobName && name != tool.GrepName {
+		return nil
+	}
 	s := &tool.Scope{Dirs: pol.AdditionalDirs, ProjectDir: pol.ProjectDir, HomeDir: pol.HomeDir}
 	for _, r := range pol.Deny {
 		if r.Tool == permissions.ToolRead || r.Tool == name {
