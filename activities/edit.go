@@ -22,6 +22,9 @@ func (a *Activities) Edit(ctx context.Context, call tool.Call) (tool.Output, err
 		return tool.Output{}, badCall(call, err)
 	}
 	path := resolve(call.Workdir, in.FilePath)
+	if msg := deniedRead(call, "edit", path); msg != "" { // deny_read.go
+		return useErrorOutput("%s", msg)
+	}
 	mod := &tool.Modifier{ReadFiles: []string{path}}
 	done := fmt.Sprintf("The file %s has been updated successfully.%s", in.FilePath, freshNote)
 	data, err := os.ReadFile(path)

@@ -32,6 +32,9 @@ func (a *Activities) Glob(ctx context.Context, call tool.Call) (tool.Output, err
 	if filepath.IsAbs(pattern) {
 		base, pattern = doublestar.SplitPattern(filepath.ToSlash(pattern))
 	}
+	if msg := deniedRead(call, "search", base); msg != "" { // deny_read.go
+		return useErrorOutput("%s", msg)
+	}
 	dirs, hide, err := searchScope(call)
 	if err != nil {
 		return tool.Output{}, temporal.NewApplicationErrorWithOptions("glob: "+err.Error(), contract.ErrInfrastructure, temporal.ApplicationErrorOptions{NonRetryable: true})

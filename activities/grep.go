@@ -32,6 +32,9 @@ func (a *Activities) Grep(ctx context.Context, call tool.Call) (tool.Output, err
 	if _, err := os.Stat(path); err != nil {
 		return errorOutput("Path does not exist: %s. Note: your current working directory is %s.", in.Path, call.Workdir)
 	}
+	if msg := deniedRead(call, "search", path); msg != "" { // deny_read.go
+		return useErrorOutput("%s", msg)
+	}
 	_, hide, err := searchScope(call)
 	if err != nil {
 		return tool.Output{}, temporal.NewApplicationErrorWithOptions("grep: "+err.Error(), contract.ErrInfrastructure, temporal.ApplicationErrorOptions{NonRetryable: true})

@@ -40,6 +40,9 @@ func (a *Activities) Read(ctx context.Context, call tool.Call) (tool.Output, err
 	stop := keepAlive(ctx, call.ToolUseID, nil)
 	defer stop()
 	path := resolve(call.Workdir, in.FilePath)
+	if msg := deniedRead(call, "read", path); msg != "" { // deny_read.go
+		return useErrorOutput("%s", msg)
+	}
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -9,11 +9,23 @@ import (
 )
 
 // searchScope turns a Glob or Grep call's Scope into the permitted directories
-// and the filter that hides what the deny rules cover. A rule that does not
-// parse is an error: the workflow sent rules it had parsed, so this means the
-// worker and the workflow disagree, and searching without the rule could show a
-// file it denies.
+// and the filter that hides what the deny rules and sandbox.filesystem.denyRead
+// cover. A rule that does not parse is an error: the workflow sent rules it had
+// parsed, so this means the worker and the workflow disagree, and searching
+// without the rule could show a file it denies.
 func searchScope(call tool.Call) (dirs []string, hide func(abs string) bool, err error) {
+	dirs, hide, err = ruleScope(call)
+	if err != nil || call.Sandbox == nil || len(call.Sandbox.Filesystem.DenyRead) == 0 {
+		return dirs, hide, err
+	}
+	byRules := hide
+	return dirs, func(abs string) bool {
+		return deniedBy(call, abs) != "" || byRules != nil && byRules(abs)
+	}, nil
+}
+
+// ruleScope is searchScope for the deny rules.
+func ruleScope(call tool.Call) (dirs []string, hide func(abs string) bool, err error) {
 	dirs = []string{filepath.Clean(call.Workdir)}
 	if call.Scope == nil {
 		return dirs, nil, nil

@@ -30,6 +30,9 @@ func (a *Activities) Write(ctx context.Context, call tool.Call) (tool.Output, er
 		return tool.Output{}, badCall(call, err)
 	}
 	path := resolve(call.Workdir, in.FilePath)
+	if msg := deniedRead(call, "write", path); msg != "" { // deny_read.go
+		return useErrorOutput("%s", msg)
+	}
 	st, err := os.Stat(path)
 	exists := err == nil
 	switch {
