@@ -105,6 +105,7 @@ func agentStatusCmd() *cobra.Command {
 				fmt.Fprintf(w, "compactions\t%d\n", st.Compactions)
 			}
 			fmt.Fprintf(w, "waiting messages\t%d\n", st.PendingUser)
+			fmt.Fprintf(w, "sandbox\t%s\n", sandboxLine(e)) // sandbox_notice.go
 			w.Flush()
 			if st.TurnID == "" {
 				return nil

@@ -50,6 +50,7 @@ func (e *env) serveQueue(queue string, lock *tpworker.QueueLock) error {
 		return fmt.Errorf("in-process worker: %w", err)
 	}
 	e.served[queue] = servedQueue{worker: w, lock: lock}
+	noteSandbox(e.stderr) // sandbox_notice.go
 	return nil
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/internal/config"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 )
@@ -77,6 +78,9 @@ func main() {
 			}
 			log.Info("worker running", "address", conn.Address, "task_queue", cfg.TaskQueue, "state_dir", cfg.StateDir)
 			fmt.Fprintf(os.Stderr, "worker: running on %s, task queue %q\n", conn.Address, cfg.TaskQueue)
+			if n := activities.SandboxNotice(); n != "" { // no bubblewrap: how read-only commands run instead
+				fmt.Fprintln(os.Stderr, n)
+			}
 			<-ctx.Done()
 			log.Info("worker stopping: running tools are cancelled")
 			w.Stop()
