@@ -20,7 +20,7 @@ func newActs(t *testing.T) *Activities {
 	return a
 }
 
-func call(t *testing.T, name, workdir string, input any, readFiles ...string) tool.Call {
+func call(t testing.TB, name, workdir string, input any, readFiles ...string) tool.Call {
 	t.Helper()
 	raw, err := json.Marshal(input)
 	if err != nil {

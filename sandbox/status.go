@@ -54,3 +54,7 @@ func (s Status) String() string {
 	}
 	return "none (" + s.Reason + "; no Landlock): read-only commands run unconfined, on the classifier's word"
 }
+
+// NoBwrapForTests is a Launcher that never uses bubblewrap, for tests and
+// benchmarks of the Landlock fallback in other packages.
+func NoBwrapForTests() *Launcher { return &Launcher{noBwrap: true} }
