@@ -157,6 +157,7 @@ func (l *Launcher) Wrap(r Request) (*Confined, error) {
 	visible := append([]string{cmd.Dir}, r.Dirs...)
 	if r.ReadOnly {
 		b.add("--size", tmpfsSize, "--tmpfs", "/tmp")
+		visible = withRepositories(visible)
 	} else {
 		for i, p := range append([]string{cmd.Dir, r.Tmp}, s.Filesystem.AllowWrite...) {
 			if _, err := os.Stat(p); err != nil {
@@ -234,6 +235,23 @@ func (l *Launcher) Wrap(r Request) (*Confined, error) {
 	}
 	return &Confined{Command: Command{Path: l.bwrap, Args: b.args, Dir: cmd.Dir, Env: withTmp(cmd.Env, tmp), Files: []*os.File{filter}},
 		Notes: notes, release: b.release}, nil
+}
+
+// withRepositories adds to dirs the git repositories that hold one of them
+// under /tmp: the read-only sandbox's private /tmp would hide a repository's
+// root (and git with it) from a working directory in a subdirectory of it.
+// Read-only git may read the whole repository anyway.
+func withRepositories(dirs []string) []string {
+	out := slices.Clone(dirs)
+	for _, d := range dirs {
+		for p := filepath.Dir(d); within(p, "/tmp") && p != "/tmp"; p = filepath.Dir(p) {
+			if _, err := os.Lstat(filepath.Join(p, ".git")); err == nil {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // tmpfsSize bounds the private /tmp of the read-only sandbox.

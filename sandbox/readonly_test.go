@@ -119,3 +119,23 @@ func TestReadOnlyLandlockFallbackConfines(t *testing.T) {
 		t.Error("a datagram got out")
 	}
 }
+
+// A working directory in a subdirectory of a repository under /tmp: git still
+// finds the repository in the read-only sandbox (its private /tmp keeps the
+// repository's root visible).
+func TestReadOnlySandboxKeepsTheRepositoryOfASubdirectory(t *testing.T) {
+	needBwrap(t)
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	gitInit(t, root)
+	sub := filepath.Join(root, "sub")
+	os.MkdirAll(sub, 0o755)
+	os.WriteFile(filepath.Join(root, "top.txt"), []byte("x\n"), 0o644)
+	c, err := (&Launcher{}).Wrap(Request{ReadOnly: true, Cmd: Command{Path: "/usr/bin/git", Args: []string{"status", "--short"}, Dir: sub,
+		Env: []string{"PATH=/usr/bin:/bin", "HOME=" + t.TempDir(), "GIT_OPTIONAL_LOCKS=0"}}, Tmp: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := runConfined(t, c); out != "?? ../top.txt\n" {
+		t.Errorf("git status in the sandbox: %q", out)
+	}
+}
