@@ -13,7 +13,8 @@ import (
 // a write outside the allowed paths fails (also from a setsid child), denyRead
 // cannot be read, denyWrite cannot be written, control files (.mcp.json, which
 // does not exist, and .git/config) cannot be written, a TCP connection to
-// 127.0.0.1 fails, and the result's note says why bubblewrap was not used. A
+// 127.0.0.1 fails, the worker's (the parent's) /proc/PID/environ cannot be
+// read, and the result's note says why bubblewrap was not used. A
 // directory holding a protected path is writable only in its existing entries:
 // nothing new can be made at the top of the working directory (documented).
 func TestLandlockFallbackConfines(t *testing.T) {
@@ -47,6 +48,7 @@ func TestLandlockFallbackConfines(t *testing.T) {
 		"cat .env 2>/dev/null || echo denyread-refused",
 		"(exec 3<>/dev/tcp/127.0.0.1/" + port + ") 2>/dev/null && echo connected || echo connect-refused",
 		"echo tmp > $TMPDIR/t && echo tmp-ok",
+		"cat /proc/$PPID/environ > /dev/null 2>&1 && echo environ-read || echo environ-refused",
 	}, "; ")
 	wrapped, err := l.Wrap(Request{Settings: s, Cmd: Command{Path: "/bin/bash", Args: []string{"-c", script}, Dir: work}, Tmp: tmp})
 	if err != nil {
@@ -57,7 +59,7 @@ func TestLandlockFallbackConfines(t *testing.T) {
 	}
 	out := runConfined(t, wrapped)
 	os.WriteFile(filepath.Join(work, ".git", "config"), nil, 0o644)
-	for _, want := range []string{"written\n", "top-level-refused", "mcp-refused", "git-config-refused", "visible\n", "write-outside-refused", "setsid-refused", "denywrite-refused", "denyread-refused", "connect-refused", "tmp-ok"} {
+	for _, want := range []string{"written\n", "top-level-refused", "mcp-refused", "git-config-refused", "visible\n", "write-outside-refused", "setsid-refused", "denywrite-refused", "denyread-refused", "connect-refused", "tmp-ok", "environ-refused"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
