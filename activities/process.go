@@ -64,11 +64,13 @@ func runGroup(ctx context.Context, scratch string, spec procSpec) (procResult, e
 	cmd.Dir = spec.dir
 	cmd.Env = spec.env
 	cmd.Stdout, cmd.Stderr = out, out
-	// Its own group, so cancellation kills everything the command started; and
-	// killed with the worker, so a crashed worker leaves no shell running on. The
-	// shell's children outlive the worker, though: the group is recorded
-	// (group_record.go) for the next worker's sweep to kill.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// Its own session, and so its own group, so cancellation kills everything the
+	// command started; no controlling terminal, so it cannot read or write the
+	// user's (a sudo password prompt, keystrokes pushed into the terminal) and is
+	// not in the worker's session; and killed with the worker, so a crashed worker
+	// leaves no shell running on. The shell's children outlive the worker, though:
+	// the group is recorded (group_record.go) for the next worker's sweep to kill.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		return fail(fmt.Errorf("process: start %s: %w", filepath.Base(spec.path), err))
 	}
