@@ -50,6 +50,7 @@ func (c *Client) StartTurn(ctx context.Context, id string, in TurnInput) (*Turn,
 	if id == "" {
 		return nil, errors.New("toolpipe: StartTurn needs a workflow id")
 	}
+	in.Blocks = dropOversize(in.Blocks)
 	run, err := c.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: c.queue,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
@@ -83,7 +84,18 @@ type Turn struct {
 // scheduling rule allows. A block whose id the turn has is refused with
 // workflows.ErrDuplicateToolUseID (see workflows.Rejected).
 func (t *Turn) AddBlocks(ctx context.Context, blocks ...Block) error {
-	return t.update(ctx, workflows.AddBlocksUpdate, nil, blocks)
+	return t.update(ctx, workflows.AddBlocksUpdate, nil, dropOversize(blocks))
+}
+
+// dropOversize drops the inputs over their tools' limits before they are sent,
+// so that they are never stored: the turn answers each with the tool's size error
+// (tool.DropOversizeInput).
+func dropOversize(blocks []Block) []Block {
+	out := make([]Block, len(blocks))
+	for i, b := range blocks {
+		out[i] = tool.DropOversizeInput(b)
+	}
+	return out
 }
 
 // CloseIntake says the assistant message has ended: the turn finishes once every

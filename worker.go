@@ -29,8 +29,13 @@ type Options struct {
 	// WebFetchAllowPrivate lets WebFetch reach loopback and private addresses.
 	WebFetchAllowPrivate bool
 	// Model configures the model calls of sessions; nil reads ANTHROPIC_API_KEY and
-	// ANTHROPIC_BASE_URL from the environment.
+	// ANTHROPIC_BASE_URL from the environment (and the secrets worker.HideSecrets
+	// holds).
 	Model *Model
+	// MCPEnvAllow are the variables (names or patterns such as DOCS_*) that a
+	// working directory's .mcp.json may expand with ${VAR}; a server referring to
+	// any other is not started. None by default.
+	MCPEnvAllow []string
 }
 
 // Model says how the worker reaches the Messages API.
@@ -76,7 +81,7 @@ func Register(w sdkworker.Registry, opts Options) (*Registration, error) {
 			return nil, fmt.Errorf("toolpipe: %w", err)
 		}
 	}
-	acts, err := activities.New(activities.Config{StateDir: opts.StateDir, Logger: opts.Logger,
+	acts, err := activities.New(activities.Config{StateDir: opts.StateDir, Logger: opts.Logger, MCPEnvAllow: opts.MCPEnvAllow,
 		Overrides: thresholds(opts.Thresholds),
 		WebFetch:  activities.WebFetchConfig{AllowPrivate: opts.WebFetchAllowPrivate, Model: activities.WebFetchModelFromEnv()}})
 	if err != nil {

@@ -38,6 +38,9 @@ type Config struct {
 	// Env says which of the worker's environment variables tool processes see;
 	// nil means toolenv.FromEnvironment() (secrets such as ANTHROPIC_* removed).
 	Env *toolenv.Policy
+	// MCPEnvAllow are the variables .mcp.json's ${VAR} may expand when MCP is nil
+	// (mcptools.Env): the user's mcp-env-allow.
+	MCPEnvAllow []string
 }
 
 // Activities are the tool activities; register them with Register.
@@ -76,7 +79,7 @@ func New(cfg Config) (*Activities, error) {
 	}
 	servers := cfg.MCP
 	if servers == nil {
-		servers = mcptools.NewManager(mcptools.WithLogger(log))
+		servers = mcptools.NewManager(mcptools.WithLogger(log), mcptools.WithEnvAllow(cfg.MCPEnvAllow))
 	}
 	return &Activities{cfg: cfg, log: log, store: store, mcp: servers,
 		fetcher: newFetcher(cfg.WebFetch), pageModel: newPageModel(cfg.WebFetch.Model)}, nil

@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 
+	"github.com/toolpipe/toolpipe/internal/safefile"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -27,7 +27,10 @@ func (a *Activities) Edit(ctx context.Context, call tool.Call) (tool.Output, err
 	}
 	mod := &tool.Modifier{ReadFiles: []string{path}}
 	done := fmt.Sprintf("The file %s has been updated successfully.%s", in.FilePath, freshNote)
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path) // a FIFO or a device is refused, never waited on
+	if mode, ok := notRegular(err); ok {
+		return useErrorOutput("%s", notRegularMessage("Edit", in.FilePath, mode)) // not_regular.go
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		if in.OldString != "" {
 			return useErrorOutput("File does not exist. Note: your current working directory is %s.", call.Workdir)

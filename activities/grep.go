@@ -29,11 +29,15 @@ func (a *Activities) Grep(ctx context.Context, call tool.Call) (tool.Output, err
 	stop := keepAlive(ctx, call.ToolUseID, nil)
 	defer stop()
 	path := resolve(call.Workdir, in.Path)
-	if _, err := os.Stat(path); err != nil {
+	st, err := os.Stat(path)
+	if err != nil {
 		return errorOutput("Path does not exist: %s. Note: your current working directory is %s.", in.Path, call.Workdir)
 	}
 	if msg := deniedRead(call, "search", path); msg != "" { // deny_read.go
 		return useErrorOutput("%s", msg)
+	}
+	if !st.IsDir() && !st.Mode().IsRegular() {
+		return useErrorOutput("%s", notRegularMessage("Grep", path, st.Mode())) // not_regular.go
 	}
 	_, hide, err := searchScope(call)
 	if err != nil {
@@ -44,6 +48,14 @@ func (a *Activities) Grep(ctx context.Context, call tool.Call) (tool.Output, err
 	req.Rg, _ = exec.LookPath("rg") // "" without rg: the Go engine
 	sw := persistence.NewSpillWriter(a.store, safeName(call.SessionID), call.ToolUseID, false, a.threshold(call.Name))
 	err = search.Grep(ctx, req, sw)
+	if errors.Is(err, search.ErrRgBlockedOnFIFO) && ctx.Err() == nil {
+		// An ignore file that is a FIFO stops rg (search/rg_fifo.go): the Go engine
+		// gives the same output and skips it.
+		sw.Abort()
+		req.Rg = ""
+		sw = persistence.NewSpillWriter(a.store, safeName(call.SessionID), call.ToolUseID, false, a.threshold(call.Name))
+		err = search.Grep(ctx, req, sw)
+	}
 	var rejected *search.RejectedError
 	switch {
 	case ctx.Err() != nil:

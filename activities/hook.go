@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/toolenv"
 )
 
 // readerGrace bounds how long the output of a finished hook is drained: a process
@@ -57,9 +58,10 @@ func runHookProcess(ctx context.Context, inv hooks.Invocation, run *hooks.Run) e
 	}
 	cmd := exec.Command("/bin/bash", "-c", inv.Command)
 	cmd.Dir = inv.Cwd
-	cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+inv.ProjectDir)
+	// The environment tools get (secrets removed): a hook is a program like a tool.
+	cmd.Env = append(toolenv.FromEnvironment().Environ(os.Environ()), "CLAUDE_PROJECT_DIR="+inv.ProjectDir)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = p[0][0], p[1][1], p[2][1]
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // its own session and group, as a tool (process.go)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("hook: start bash: %w", err)
 	}

@@ -3,7 +3,6 @@ package activities
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/toolenv"
 	"github.com/toolpipe/toolpipe/wire"
 )
 
@@ -93,7 +93,7 @@ func promptHookModel(inv hooks.PromptInvocation) string {
 // worker's environment as Claude Code reads it.
 func smallFastModel() string {
 	for _, k := range []string{"ANTHROPIC_DEFAULT_HAIKU_MODEL", "ANTHROPIC_SMALL_FAST_MODEL"} {
-		if v := os.Getenv(k); v != "" {
+		if v := toolenv.Getenv(k); v != "" {
 			return v
 		}
 	}

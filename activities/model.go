@@ -18,6 +18,7 @@ import (
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
+	"github.com/toolpipe/toolpipe/toolenv"
 )
 
 // TurnIntake hands streamed tool_use blocks to the Turn workflow that runs them, and
@@ -62,7 +63,7 @@ type AgentConfig struct {
 func AgentConfigFromEnv(stateDir string, intake TurnIntake) AgentConfig {
 	cfg := AgentConfig{
 		StateDir: stateDir, Intake: intake,
-		APIKey: os.Getenv("ANTHROPIC_API_KEY"), BaseURL: os.Getenv("ANTHROPIC_BASE_URL"),
+		APIKey: toolenv.Getenv("ANTHROPIC_API_KEY"), BaseURL: toolenv.Getenv("ANTHROPIC_BASE_URL"), // held secrets: toolenv/held.go
 	}
 	if v := os.Getenv("TOOLPIPE_MODEL_IDLE_TIMEOUT"); v != "" {
 		d, err := time.ParseDuration(v)
@@ -110,7 +111,7 @@ func NewAgent(cfg AgentConfig) (*Agent, error) {
 	}
 	// The SDK's own retries are off: Temporal's retry policy decides, so that every
 	// attempt is visible in history and survives a worker restart.
-	opts := []option.RequestOption{option.WithMaxRetries(0), option.WithAPIKey(cfg.APIKey)}
+	opts := append([]option.RequestOption{option.WithMaxRetries(0), option.WithAPIKey(cfg.APIKey)}, modelEnvOptions()...)
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
 	}

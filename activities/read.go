@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolpipe/toolpipe/internal/safefile"
 	"github.com/toolpipe/toolpipe/persisted"
 	"github.com/toolpipe/toolpipe/tool"
 )
@@ -51,6 +52,8 @@ func (a *Activities) Read(ctx context.Context, call tool.Call) (tool.Output, err
 		return errorOutput("%v", err)
 	case st.IsDir():
 		return errorOutput("EISDIR: illegal operation on a directory, read '%s'", path)
+	case !st.Mode().IsRegular():
+		return useErrorOutput("%s", notRegularMessage("Read", path, st.Mode())) // not_regular.go
 	}
 	if msg := checkPages(in.Pages); msg != "" {
 		return useErrorOutput("%s", msg)
@@ -61,7 +64,10 @@ func (a *Activities) Read(ctx context.Context, call tool.Call) (tool.Output, err
 	if !in.Ranged() && !in.AllowLarge && st.Size() > readMaxFileBytes {
 		return errorOutput("File content (%s) exceeds maximum allowed size (256KB). Use offset and limit parameters to read specific portions of the file, or search for specific content instead of reading the whole file. To read it anyway, up to what still fits in your context, call Read again with allow_large: true — only if you genuinely need all of it or the user asked for the whole file.", persisted.FormatSize(st.Size()))
 	}
-	f, err := os.Open(path)
+	f, err := safefile.Open(path) // a FIFO swapped in since the stat does not block
+	if mode, ok := notRegular(err); ok {
+		return useErrorOutput("%s", notRegularMessage("Read", path, mode))
+	}
 	if err != nil {
 		return errorOutput("%v", err)
 	}

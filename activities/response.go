@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
+	"github.com/toolpipe/toolpipe/internal/safefile"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -45,7 +45,7 @@ func fileText(call tool.Call) *string {
 	if json.Unmarshal(call.Input, &in) != nil || in.FilePath == "" {
 		return nil
 	}
-	b, err := os.ReadFile(resolve(call.Workdir, in.FilePath))
+	b, err := safefile.ReadFile(resolve(call.Workdir, in.FilePath)) // never waits on a FIFO
 	if err != nil {
 		return nil
 	}

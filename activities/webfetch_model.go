@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
+	"github.com/toolpipe/toolpipe/toolenv"
 	"github.com/toolpipe/toolpipe/webfetch"
 )
 
@@ -44,9 +44,9 @@ type WebFetchModel struct {
 // ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, and the small model Claude Code uses,
 // ANTHROPIC_DEFAULT_HAIKU_MODEL (or the older ANTHROPIC_SMALL_FAST_MODEL).
 func WebFetchModelFromEnv() WebFetchModel {
-	m := WebFetchModel{APIKey: os.Getenv("ANTHROPIC_API_KEY"), BaseURL: os.Getenv("ANTHROPIC_BASE_URL")}
+	m := WebFetchModel{APIKey: toolenv.Getenv("ANTHROPIC_API_KEY"), BaseURL: toolenv.Getenv("ANTHROPIC_BASE_URL")} // held secrets: toolenv/held.go
 	for _, k := range []string{"ANTHROPIC_DEFAULT_HAIKU_MODEL", "ANTHROPIC_SMALL_FAST_MODEL"} {
-		if v := os.Getenv(k); v != "" && m.Model == "" {
+		if v := toolenv.Getenv(k); v != "" && m.Model == "" {
 			m.Model = v
 		}
 	}
@@ -66,7 +66,7 @@ func newPageModel(m WebFetchModel) *pageModel {
 	}
 	// The SDK's retries are off: one fetch should not hang on a model that is
 	// overloaded; the page is returned instead (WebFetch).
-	opts := []option.RequestOption{option.WithMaxRetries(0), option.WithAPIKey(m.APIKey)}
+	opts := append([]option.RequestOption{option.WithMaxRetries(0), option.WithAPIKey(m.APIKey)}, modelEnvOptions()...)
 	if m.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(m.BaseURL))
 	}

@@ -40,6 +40,8 @@ func (a *Activities) Write(ctx context.Context, call tool.Call) (tool.Output, er
 		return errorOutput("%v", err)
 	case exists && st.IsDir():
 		return useErrorOutput("%s is a directory, not a file. To create a file inside it, include the file name in file_path.", in.FilePath)
+	case exists && !st.Mode().IsRegular():
+		return useErrorOutput("%s", notRegularMessage("Write", in.FilePath, st.Mode())) // not_regular.go
 	case exists && !wasRead(call, path):
 		return useErrorOutput("%s", NotReadMessage)
 	}

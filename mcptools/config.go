@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/toolpipe/toolpipe/toolenv"
 )
 
 // ConfigFile is the project's MCP configuration, in the working directory, as
@@ -40,6 +43,10 @@ type Server struct {
 // Config is a parsed .mcp.json: servers by name.
 type Config struct {
 	Servers map[string]Server
+	// Refused are the servers that are not started, by name, with why ("not
+	// started: …", to follow "MCP server NAME is" or "failed:"): their
+	// entries refer to variables the user does not let .mcp.json expand (Env).
+	Refused map[string]string
 	// secrets are, by server, the values its ${VAR} references expanded to: they
 	// are redacted from whatever the Manager returns (a server's stderr, errors,
 	// results), since those are stored in the workflow history.
@@ -63,10 +70,37 @@ func (c Config) Names() []string {
 // since it separates the server from the tool in mcp__SERVER__TOOL.
 var serverName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
+// Env says which ${VAR} references of .mcp.json are expanded, and from where. A
+// repository's .mcp.json could otherwise send the worker's secrets anywhere
+// (an HTTP server whose headers say ${ANTHROPIC_API_KEY}): only the variables the
+// user names (mcp-env-allow, read from the user's own configuration, never from
+// the repository) are expanded, and a server whose entry refers to any other is
+// refused with a notice that says how to allow it.
+type Env struct {
+	// Allow are the names (shell patterns such as DOCS_*) that may be expanded.
+	Allow []string
+	// Lookup finds a value; nil means toolenv.LookupEnv (the environment and the
+	// held secrets).
+	Lookup func(string) (string, bool)
+}
+
+// allowed reports whether name may be expanded.
+func (e Env) allowed(name string) bool {
+	for _, p := range e.Allow {
+		if ok, _ := path.Match(p, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// HowToAllow is what the notice of a refused server says to do.
+const HowToAllow = "add them to mcp-env-allow in your own configuration (~/.config/toolpipe/toolpipe.yaml: mcp-env-allow: [NAME]), " +
+	"or give the worker --mcp-env-allow NAME or TOOLPIPE_MCP_ENV_ALLOW=NAME"
+
 // Load reads <workdir>/.mcp.json. found is false (and the error nil) when there is
-// no such file. ${VAR} and ${VAR:-default} are expanded from getenv (os.LookupEnv
-// when nil).
-func Load(workdir string, getenv func(string) (string, bool)) (cfg Config, found bool, err error) {
+// no such file. ${VAR} and ${VAR:-default} are expanded as env allows.
+func Load(workdir string, env Env) (cfg Config, found bool, err error) {
 	path := filepath.Join(workdir, ConfigFile)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -75,15 +109,16 @@ func Load(workdir string, getenv func(string) (string, bool)) (cfg Config, found
 	if err != nil {
 		return Config{}, true, fmt.Errorf("mcp: read %s: %w", path, err)
 	}
-	cfg, err = Parse(data, path, getenv)
+	cfg, err = Parse(data, path, env)
 	return cfg, true, err
 }
 
 // Parse parses a .mcp.json document; file names it in errors. Every error says what
 // is wrong and where, so that a user can fix the file.
-func Parse(data []byte, file string, getenv func(string) (string, bool)) (Config, error) {
+func Parse(data []byte, file string, env Env) (Config, error) {
+	getenv := env.Lookup
 	if getenv == nil {
-		getenv = os.LookupEnv
+		getenv = toolenv.LookupEnv
 	}
 	var doc struct {
 		MCPServers map[string]Server `json:"mcpServers"`
@@ -96,6 +131,14 @@ func Parse(data []byte, file string, getenv func(string) (string, bool)) (Config
 	}
 	cfg := Config{Servers: map[string]Server{}}
 	for name, s := range doc.MCPServers {
+		if refs := disallowed(s, env); len(refs) > 0 {
+			if cfg.Refused == nil {
+				cfg.Refused = map[string]string{}
+			}
+			cfg.Refused[name] = fmt.Sprintf("not started: %s refers to %s, and the worker expands only the variables its user allows; to let it, %s",
+				file, "${"+strings.Join(refs, "}, ${")+"}", HowToAllow)
+			continue
+		}
 		var secrets []string
 		s, err := checkServer(name, s, func(name string) (string, bool) {
 			val, ok := getenv(name)
@@ -170,6 +213,37 @@ func checkServer(name string, s Server, getenv func(string) (string, bool)) (Ser
 		return Server{}, fmt.Errorf("url %q is not an http or https URL", s.URL)
 	}
 	return s, nil
+}
+
+// disallowed lists, sorted, the variables s refers to that env does not allow.
+func disallowed(s Server, env Env) []string {
+	fields := append([]string{s.Command, s.URL}, s.Args...)
+	for _, v := range s.Env {
+		fields = append(fields, v)
+	}
+	for _, v := range s.Headers {
+		fields = append(fields, v)
+	}
+	var out []string
+	for _, f := range fields {
+		for _, m := range varRef.FindAllStringSubmatch(f, -1) {
+			if !env.allowed(m[1]) && !slices.Contains(out, m[1]) {
+				out = append(out, m[1])
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// RefusedNames lists the refused servers, sorted.
+func (c Config) RefusedNames() []string {
+	names := make([]string, 0, len(c.Refused))
+	for n := range c.Refused {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // varRef is ${NAME} or ${NAME:-default}, Claude Code's expansion syntax.

@@ -94,7 +94,7 @@ func transport(workdir string, s Server, stderr *tailBuffer, environ []string) (
 		cmd.Stderr = stderr
 		// Its own process group: a Ctrl-C at the terminal reaches the worker, which
 		// then closes its servers in order, rather than killing them under it.
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // its own session and group, as a tool
 		return &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateGrace}, nil
 	}
 	return nil, fmt.Errorf("unknown server type %q", s.Type)

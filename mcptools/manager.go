@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"slices"
 	"sync"
 	"time"
@@ -29,8 +28,9 @@ const terminateGrace = 2 * time.Second
 // on first use. A session whose server exits or whose transport fails is dropped, so
 // the next use connects again. It is safe for concurrent use.
 type Manager struct {
-	log    *slog.Logger
-	getenv func(string) (string, bool)
+	log *slog.Logger
+	// vars says which ${VAR} of .mcp.json expand, from where.
+	vars   Env
 	env    toolenv.Policy
 	client *mcp.Client
 
@@ -66,8 +66,13 @@ type Option func(*Manager)
 func WithLogger(l *slog.Logger) Option { return func(m *Manager) { m.log = l } }
 
 // WithGetenv sets where ${VAR} references of .mcp.json are looked up; the default
-// is the worker's environment.
-func WithGetenv(f func(string) (string, bool)) Option { return func(m *Manager) { m.getenv = f } }
+// is the worker's environment with its held secrets (toolenv.LookupEnv).
+func WithGetenv(f func(string) (string, bool)) Option { return func(m *Manager) { m.vars.Lookup = f } }
+
+// WithEnvAllow sets the variables (names or shell patterns) .mcp.json's ${VAR}
+// may expand: the user's mcp-env-allow. With none, a server whose entry refers to
+// any variable is refused (Env).
+func WithEnvAllow(names []string) Option { return func(m *Manager) { m.vars.Allow = names } }
 
 // WithEnvPolicy sets which of the worker's environment variables stdio servers
 // inherit; the default is toolenv.FromEnvironment() (secrets removed). A server
@@ -76,7 +81,7 @@ func WithEnvPolicy(p toolenv.Policy) Option { return func(m *Manager) { m.env = 
 
 // NewManager returns a Manager with no sessions.
 func NewManager(opts ...Option) *Manager {
-	m := &Manager{log: slog.Default(), getenv: os.LookupEnv, env: toolenv.FromEnvironment(), conns: map[connKey]*conn{}}
+	m := &Manager{log: slog.Default(), vars: Env{Lookup: toolenv.LookupEnv}, env: toolenv.FromEnvironment(), conns: map[connKey]*conn{}}
 	for _, o := range opts {
 		o(m)
 	}
@@ -93,7 +98,7 @@ var ErrClosed = errors.New("mcp: the manager is closed (the worker is shutting d
 // A server that cannot be reached is a tool.MCPFailure, not an error; err is for a missing or
 // invalid .mcp.json.
 func (m *Manager) ListTools(ctx context.Context, workdir string) ([]tool.MCPSpec, []tool.MCPFailure, error) {
-	cfg, found, err := Load(workdir, m.getenv)
+	cfg, found, err := Load(workdir, m.vars)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -101,6 +106,10 @@ func (m *Manager) ListTools(ctx context.Context, workdir string) ([]tool.MCPSpec
 		return nil, nil, nil
 	}
 	names := cfg.Names()
+	var failures []tool.MCPFailure
+	for _, name := range cfg.RefusedNames() { // a notice each, naming the variables and how to allow them
+		failures = append(failures, tool.MCPFailure{Server: name, Error: cfg.Refused[name]})
+	}
 	specs := make([][]tool.MCPSpec, len(names))
 	errs := make([]error, len(names))
 	var wg sync.WaitGroup
@@ -109,7 +118,6 @@ func (m *Manager) ListTools(ctx context.Context, workdir string) ([]tool.MCPSpec
 	}
 	wg.Wait()
 	var all []tool.MCPSpec
-	var failures []tool.MCPFailure
 	for i, name := range names {
 		if errs[i] != nil {
 			failures = append(failures, tool.MCPFailure{Server: name, Error: toolenv.Redact(errs[i].Error(), cfg.Secrets(name))})
@@ -191,9 +199,12 @@ func (m *Manager) Call(ctx context.Context, workdir, name string, input json.Raw
 	if !ok {
 		return errorOutput("%q is not an MCP tool name (mcp__SERVER__TOOL)", name), nil
 	}
-	cfg, _, err := Load(workdir, m.getenv)
+	cfg, _, err := Load(workdir, m.vars)
 	if err != nil {
 		return errorOutput("MCP server %s is unavailable: %v", server, err), nil
+	}
+	if why, refused := cfg.Refused[server]; refused {
+		return errorOutput("MCP server %s is %s", server, why), nil
 	}
 	s, ok := cfg.Servers[server]
 	if !ok {
@@ -247,7 +258,7 @@ func (m *Manager) resolveTool(ctx context.Context, workdir, server string, c *co
 	known := c.tools
 	c.mu.Unlock()
 	if known == nil {
-		cfg, _, err := Load(workdir, m.getenv)
+		cfg, _, err := Load(workdir, m.vars)
 		if err != nil {
 			return "", err
 		}

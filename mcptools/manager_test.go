@@ -23,7 +23,8 @@ func testContext(t *testing.T) context.Context {
 }
 
 func newManager(t *testing.T) *mcptools.Manager {
-	m := mcptools.NewManager()
+	// The tests' own variables, as a user would allow them (mcp-env-allow).
+	m := mcptools.NewManager(mcptools.WithEnvAllow([]string{"MCPTEST_*"}))
 	t.Cleanup(func() { m.Close() })
 	return m
 }

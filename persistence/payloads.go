@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -18,6 +19,24 @@ import (
 // results, workflow results) are kept in the payload store instead of history. It is
 // well under Temporal's 2 MB blob limit, so a 5 MB Write cannot fail a workflow task.
 const PayloadThreshold = 128 << 10
+
+// MaxPayloadBytes bounds one payload in the store. Tool inputs are dropped before
+// they are sent when they are over their tool's limit (16 MiB at most:
+// tool.DropOversizeInput), so only a message of several inputs near that limit
+// comes close; a payload over it is refused before it is written, and a stored
+// one over it (from a client that does not drop) before it is read, so that no
+// process holds and decodes hundreds of megabytes for a call that is refused.
+const MaxPayloadBytes = 64 << 20
+
+// PayloadTooLargeError is a payload over MaxPayloadBytes.
+type PayloadTooLargeError struct {
+	Size int64
+}
+
+func (e *PayloadTooLargeError) Error() string {
+	return fmt.Sprintf("persist: a payload of %d bytes is over the payload store's limit of %d bytes (64 MiB); "+
+		"a tool input is at most 16 MiB: send large messages one block at a time (starter run --stream) or write large files with a command", e.Size, MaxPayloadBytes)
+}
 
 // PayloadDriver is a converter.StorageDriver that keeps large Temporal payloads as
 // files, named by the SHA-256 of their bytes: storing is idempotent (a retry or a
@@ -57,6 +76,9 @@ func (d *PayloadDriver) Store(ctx converter.StorageDriverStoreContext, payloads 
 	}
 	claims := make([]converter.StorageDriverClaim, len(payloads))
 	for i, p := range payloads {
+		if n := proto.Size(p); n > MaxPayloadBytes {
+			return nil, &PayloadTooLargeError{Size: int64(n)}
+		}
 		data, err := proto.MarshalOptions{Deterministic: true}.Marshal(p)
 		if err != nil {
 			return nil, fmt.Errorf("persist: encode payload: %w", err)
@@ -112,7 +134,11 @@ func (d *PayloadDriver) Retrieve(ctx converter.StorageDriverRetrieveContext, cla
 		if len(name) != 64 {
 			return nil, fmt.Errorf("persist: payload claim %v has no valid %s", c.ClaimData, payloadClaimKey)
 		}
-		data, err := os.ReadFile(filepath.Join(d.dir, name))
+		data, err := readPayload(filepath.Join(d.dir, name))
+		var big *PayloadTooLargeError
+		if errors.As(err, &big) {
+			return nil, fmt.Errorf("persist: payload %s: %w", name, err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("persist: payload %s: %w (is the payload directory shared by every worker and client?)", name, err)
 		}
@@ -126,4 +152,22 @@ func (d *PayloadDriver) Retrieve(ctx converter.StorageDriverRetrieveContext, cla
 		out[i] = &p
 	}
 	return out, nil
+}
+
+// readPayload reads a stored payload, refusing one over MaxPayloadBytes before
+// reading it.
+func readPayload(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > MaxPayloadBytes {
+		return nil, &PayloadTooLargeError{Size: st.Size()}
+	}
+	return io.ReadAll(io.LimitReader(f, MaxPayloadBytes+1))
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/toolpipe/toolpipe/internal/safefile"
 )
 
 // goGrep is the Go engine: ripgrep's walk (hidden files searched, ignore files
@@ -132,7 +134,7 @@ func (g *goGrep) dir(dir string) error {
 // file searches one file. A file with a NUL byte is binary: skipped when the walk
 // found it, searched when named explicitly (rg's two binary modes).
 func (g *goGrep) file(abs string, explicit bool) error {
-	data, err := os.ReadFile(abs)
+	data, err := safefile.ReadFile(abs) // a FIFO swapped in since the walk is not waited on
 	if err != nil {
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -72,6 +73,10 @@ func runRg(ctx context.Context, req GrepRequest, explicit bool, c *collector) er
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start rg: %w", err)
 	}
+	var onFIFO atomic.Bool
+	watched := make(chan struct{})
+	defer close(watched)
+	go watchFIFOOpen(cmd.Process.Pid, watched, func() { onFIFO.Store(true); stopRg() }) // rg_fifo.go
 	r := bufio.NewReaderSize(out, 256<<10)
 	var perr error
 	switch req.Mode {
@@ -92,6 +97,9 @@ func runRg(ctx context.Context, req GrepRequest, explicit bool, c *collector) er
 	}
 	io.Copy(io.Discard, out)
 	werr := cmd.Wait()
+	if onFIFO.Load() {
+		return ErrRgBlockedOnFIFO
+	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}

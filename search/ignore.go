@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/toolpipe/toolpipe/internal/safefile"
 )
 
 // ignoreFiles are read in every directory, later ones winning, as ripgrep does:
@@ -87,7 +89,7 @@ func (ig *ignores) ignored(abs string, isDir bool) bool {
 }
 
 func readPatterns(path string, domain []string) []gitignore.Pattern {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path) // an ignore file that is a FIFO is skipped, not waited on
 	if err != nil {
 		return nil
 	}

@@ -15,6 +15,9 @@ type Block struct {
 	ID    string          `json:"id"`
 	Name  string          `json:"name"`
 	Input json.RawMessage `json:"input"`
+	// InputBytes is the size of an input dropped before the block was sent because
+	// it was over the tool's limit (DropOversizeInput); Input is then empty.
+	InputBytes int `json:"input_bytes,omitempty"`
 }
 
 // Result is one tool_result content block of the user message that answers a turn.

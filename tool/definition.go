@@ -63,8 +63,7 @@ func (d *Definition) ValidateInput(input json.RawMessage) error {
 		input = json.RawMessage("{}")
 	}
 	if d.MaxInputBytes > 0 && len(input) > d.MaxInputBytes {
-		return fmt.Errorf("%s: the input is %d bytes; %s takes at most %d%s", InputValidationError,
-			len(input), d.Name, d.MaxInputBytes, d.tooBigHint)
+		return d.tooLarge(len(input)) // oversize.go
 	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(input))
 	if err != nil {

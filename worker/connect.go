@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/converter"
 
 	"github.com/toolpipe/toolpipe/persistence"
+	"github.com/toolpipe/toolpipe/toolenv"
 )
 
 // Conn is a client and, in embedded mode, the server it talks to.
@@ -77,7 +78,9 @@ const (
 // directory: the one another process already runs there, or a new one.
 func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 	if o.Mode != Embedded {
-		opts, err := envconfig.LoadDefaultClientOptions()
+		// TEMPORAL_API_KEY and TEMPORAL_TLS_* are held secrets (HideSecrets): the
+		// lookup sees them, the process environment does not.
+		opts, err := envconfig.LoadClientOptions(envconfig.LoadClientOptionsRequest{EnvLookup: toolenv.Env{}})
 		if err != nil {
 			return nil, fmt.Errorf("connect: temporal client configuration: %w", err)
 		}

@@ -35,7 +35,8 @@ func (ti turnIntake) Deliver(ctx context.Context, turnID string, b tool.Block) e
 	if err != nil {
 		return err
 	}
-	err = update(ctx, c, turnID, "", workflows.AddBlocksUpdate, []tool.Block{b})
+	// An input over its tool's limit is dropped before it is stored (tool.DropOversizeInput).
+	err = update(ctx, c, turnID, "", workflows.AddBlocksUpdate, []tool.Block{tool.DropOversizeInput(b)})
 	if err == nil || workflows.Rejected(err, workflows.ErrDuplicateToolUseID) || finished(ctx, c, turnID) {
 		return nil
 	}

@@ -36,6 +36,9 @@ type Config struct {
 	// Swept, when set, is called once the start's sweep of dead workers' tools is
 	// over, with how many it declared lost (lost.go).
 	Swept func(lost int)
+	// MCPEnvAllow are the variables .mcp.json's ${VAR} may expand (mcp-env-allow,
+	// the user's own configuration); a server referring to any other is refused.
+	MCPEnvAllow []string
 }
 
 // shutdownGrace is how long running tools get to stop after SIGINT/SIGTERM: they
@@ -48,7 +51,7 @@ func Start(cfg Config) (sdkworker.Worker, error) {
 	if cfg.Client == nil || cfg.TaskQueue == "" || cfg.StateDir == "" {
 		return nil, fmt.Errorf("worker: Client, TaskQueue and StateDir are required")
 	}
-	acts, err := activities.New(activities.Config{StateDir: cfg.StateDir, Logger: cfg.Logger, Overrides: cfg.Overrides,
+	acts, err := activities.New(activities.Config{StateDir: cfg.StateDir, Logger: cfg.Logger, Overrides: cfg.Overrides, MCPEnvAllow: cfg.MCPEnvAllow,
 		WebFetch: activities.WebFetchConfig{AllowPrivate: cfg.WebFetchAllowPrivate, Timeout: cfg.WebFetchTimeout, Model: activities.WebFetchModelFromEnv()}})
 	if err != nil {
 		return nil, fmt.Errorf("worker: %w", err)

@@ -22,6 +22,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/client"
 	temporalotel "go.temporal.io/sdk/contrib/opentelemetry"
+
+	"github.com/toolpipe/toolpipe/toolenv"
 )
 
 // TraceEnv is toolpipe's own switch for local debugging: "stderr" prints every span
@@ -34,7 +36,7 @@ const TraceEnv = "TOOLPIPE_TRACE"
 type TelemetryConfig struct {
 	// ServiceName is the service.name resource attribute; OTEL_SERVICE_NAME wins.
 	ServiceName string
-	// Getenv reads the environment; nil means os.Getenv.
+	// Getenv reads the environment; nil means toolenv.Getenv (held secrets too).
 	Getenv func(string) string
 	// Stderr receives TOOLPIPE_TRACE=stderr spans; nil means os.Stderr.
 	Stderr io.Writer
@@ -69,7 +71,7 @@ type Telemetry struct {
 func NewTelemetry(ctx context.Context, cfg TelemetryConfig) (*Telemetry, error) {
 	env := cfg.Getenv
 	if env == nil {
-		env = os.Getenv
+		env = toolenv.Getenv // the OTLP headers are held secrets (HideSecrets)
 	}
 	if cfg.Stderr == nil {
 		cfg.Stderr = os.Stderr
@@ -111,7 +113,7 @@ func (t *Telemetry) setupTraces(ctx context.Context, env func(string) string, st
 	for _, name := range exporters(env, "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") {
 		switch name {
 		case "otlp":
-			exp, err := otlpTraceExporter(ctx, protocol(env, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"))
+			exp, err := otlpTraceExporter(ctx, protocol(env, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"), otlpHeaders(env, "OTEL_EXPORTER_OTLP_TRACES_HEADERS"))
 			if err != nil {
 				return err
 			}
@@ -167,11 +169,20 @@ func (t *Telemetry) setupMetrics(ctx context.Context, env func(string) string, r
 	}
 	var exp sdkmetric.Exporter
 	var err error
+	headers := otlpHeaders(env, "OTEL_EXPORTER_OTLP_METRICS_HEADERS") // telemetry_headers.go
 	switch p := protocol(env, "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL"); p {
 	case "grpc":
-		exp, err = otlpmetricgrpc.New(ctx)
+		var opts []otlpmetricgrpc.Option
+		if headers != nil {
+			opts = append(opts, otlpmetricgrpc.WithHeaders(headers))
+		}
+		exp, err = otlpmetricgrpc.New(ctx, opts...)
 	case "http/protobuf":
-		exp, err = otlpmetrichttp.New(ctx)
+		var opts []otlpmetrichttp.Option
+		if headers != nil {
+			opts = append(opts, otlpmetrichttp.WithHeaders(headers))
+		}
+		exp, err = otlpmetrichttp.New(ctx, opts...)
 	default:
 		err = fmt.Errorf("protocol %q: only grpc and http/protobuf are supported", p)
 	}
@@ -220,14 +231,22 @@ func protocol(env func(string) string, signalVar string) string {
 	return "http/protobuf"
 }
 
-func otlpTraceExporter(ctx context.Context, proto string) (sdktrace.SpanExporter, error) {
+func otlpTraceExporter(ctx context.Context, proto string, headers map[string]string) (sdktrace.SpanExporter, error) {
 	var exp sdktrace.SpanExporter
 	var err error
 	switch proto {
 	case "grpc":
-		exp, err = otlptracegrpc.New(ctx)
+		var opts []otlptracegrpc.Option
+		if headers != nil {
+			opts = append(opts, otlptracegrpc.WithHeaders(headers))
+		}
+		exp, err = otlptracegrpc.New(ctx, opts...)
 	case "http/protobuf":
-		exp, err = otlptracehttp.New(ctx)
+		var opts []otlptracehttp.Option
+		if headers != nil {
+			opts = append(opts, otlptracehttp.WithHeaders(headers))
+		}
+		exp, err = otlptracehttp.New(ctx, opts...)
 	default:
 		err = fmt.Errorf("protocol %q: only grpc and http/protobuf are supported", proto)
 	}

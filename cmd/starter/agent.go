@@ -20,6 +20,7 @@ import (
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/modelinfo"
+	"github.com/toolpipe/toolpipe/toolenv"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -110,10 +111,10 @@ from a scripted fake instead, offline (embedded default only).`,
 	}
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyWorkdir, config.KeySettings, config.KeyPermissionMode,
 		config.KeySession, config.KeyTaskQueue,
-		config.KeyPort, config.KeyUI, config.KeyUIPort, config.KeyHeartbeatTimeout, config.KeyLogLevel)
+		config.KeyPort, config.KeyUI, config.KeyUIPort, config.KeyHeartbeatTimeout, config.KeyLogLevel, config.KeyTrust, config.KeyMCPEnvAllow)
 	cmd.Flags().Lookup(config.KeyPort).DefValue = "0"
 	cmd.Flags().Set(config.KeyPort, "0")
-	model := os.Getenv("ANTHROPIC_MODEL")
+	model := toolenv.Getenv("ANTHROPIC_MODEL") // ANTHROPIC_* are held secrets (worker.HideSecrets)
 	if model == "" {
 		model = workflows.DefaultModel
 	}
@@ -141,10 +142,13 @@ func startFakeModel(path string) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	os.Setenv("ANTHROPIC_BASE_URL", srv.URL())
-	if os.Getenv("ANTHROPIC_API_KEY") == "" { // a key in the environment is checked against the script's api_key
-		os.Setenv("ANTHROPIC_API_KEY", "fake-model")
+	// Held like the environment's ANTHROPIC_* (worker.HideSecrets), so that this
+	// process's worker sees them and no tool inherits them.
+	fake := map[string]string{"ANTHROPIC_BASE_URL": srv.URL()}
+	if toolenv.Getenv("ANTHROPIC_API_KEY") == "" { // a key in the environment is checked against the script's api_key
+		fake["ANTHROPIC_API_KEY"] = "fake-model"
 	}
+	toolenv.Hold(fake)
 	return srv.Close, nil
 }
 
@@ -185,7 +189,7 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 	if err := e.checkPromptModel(settings); err != nil { // prompt_model.go
 		return nil, err
 	}
-	mcp, err := turnMCP(e.cfg) // settings.go
+	mcp, err := turnMCP(e.cfg, os.Stderr) // settings.go
 	if err != nil {
 		return nil, err
 	}

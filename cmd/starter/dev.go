@@ -39,6 +39,6 @@ func devCmd() *cobra.Command {
 		},
 	}
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyTaskQueue, config.KeyPort, config.KeyUI,
-		config.KeyUIPort, config.KeyLogLevel)
+		config.KeyUIPort, config.KeyLogLevel, config.KeyTrust, config.KeyMCPEnvAllow)
 	return cmd
 }

@@ -146,7 +146,7 @@ func TestProjectSettingsAndPlanMode(t *testing.T) {
 	os.WriteFile(filepath.Join(work, "secret.env"), []byte("TOKEN=x\n"), 0o600)
 	writeJSON(t, filepath.Join(work, ".claude", "settings.json"), map[string]any{
 		"permissions": map[string]any{"deny": []string{"Read(./*.env)"}, "defaultMode": "acceptEdits"}})
-	m, _ := runTurn(t, work, []string{"--permission-mode", "plan"},
+	m, _ := runTurn(t, work, []string{"--trust", "--permission-mode", "plan"},
 		toolUse("r1", "Read", map[string]any{"file_path": filepath.Join(work, "secret.env")}),
 		toolUse("b1", "Bash", map[string]any{"command": "ls"}),
 		toolUse("w1", "Write", map[string]any{"file_path": filepath.Join(work, "plan.md"), "content": "x"}))

@@ -19,8 +19,10 @@ import (
 func mcpRun(t *testing.T, work, state string, env []string, flags []string, blocks ...string) (map[string]string, map[string]bool, string) {
 	t.Helper()
 	msg := writeMessage(t, `{"role":"assistant","content":[`+strings.Join(blocks, ",")+`]}`)
-	cmd := hermetic(t, starter(t, state, append(append([]string{"run", "--workdir", work}, flags...), msg)...))
-	cmd.Env = append(cmd.Env, env...)
+	// The workspace is trusted (its .mcp.json starts programs) and the tests'
+	// variable may be expanded, as a user would say.
+	cmd := hermetic(t, starter(t, state, append(append([]string{"run", "--trust", "--workdir", work}, flags...), msg)...))
+	cmd.Env = append(cmd.Env, append([]string{"TOOLPIPE_MCP_ENV_ALLOW=E2E_MCP_TOKEN"}, env...)...)
 	out, stderr := output(t, "run", cmd)
 	content, isErr := map[string]string{}, map[string]bool{}
 	for _, c := range decode(t, out).Content {
@@ -127,7 +129,7 @@ func TestMCPHooksAndPermissions(t *testing.T) {
 func TestMCPBadConfigExits2(t *testing.T) {
 	work := t.TempDir()
 	os.WriteFile(filepath.Join(work, ".mcp.json"), []byte(`{"mcpServers":{"x":{"type":"http"}}}`), 0o644)
-	cmd := hermetic(t, starter(t, t.TempDir(), "run", "--workdir", work,
+	cmd := hermetic(t, starter(t, t.TempDir(), "run", "--trust", "--workdir", work,
 		writeMessage(t, `{"role":"assistant","content":[`+toolUse("e1", "mcp__x__y", map[string]any{})+`]}`)))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -50,7 +50,9 @@ func repoRoot(t *testing.T) string {
 // tests never fight over its port.
 func starter(t *testing.T, stateDir string, args ...string) *exec.Cmd {
 	cmd := exec.Command(starterBin, append(args, "--state-dir", stateDir, "--ui=false")...)
-	cmd.Env = append(os.Environ(), "TEMPORAL_ADDRESS=", "TOOLPIPE_LOG_LEVEL=error")
+	// XDG_CONFIG_HOME: the developer's own toolpipe.yaml (trusted workspaces
+	// among others) must not change what a test sees.
+	cmd.Env = append(os.Environ(), "TEMPORAL_ADDRESS=", "TOOLPIPE_LOG_LEVEL=error", "XDG_CONFIG_HOME="+t.TempDir())
 	return cmd
 }
 

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
 // Exit statuses of DESIGN §7.
@@ -30,6 +32,9 @@ func badInput(format string, args ...any) error {
 }
 
 func main() {
+	// First: the process is executed again without its secrets in the environment
+	// (tools could read them in /proc/$PPID/environ), holding them in memory.
+	tpworker.HideSecrets()
 	root := &cobra.Command{
 		Use:           "starter",
 		Short:         "Run LLM agents' tool calls durably on Temporal",

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 
+	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/wire"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -13,27 +15,57 @@ import (
 
 // assistantMessage is the Anthropic Messages format of an assistant turn.
 type assistantMessage struct {
-	Role    string            `json:"role"`
-	Content []json.RawMessage `json:"content"`
+	Role    string        `json:"role"`
+	Content []lazyContent `json:"content"`
+}
+
+// lazyContent decodes one content block where the message holds it, and keeps
+// the error of one that does not decode, so it is reported with its index.
+type lazyContent struct {
+	cb  contentBlock
+	err error
+}
+
+func (l *lazyContent) UnmarshalJSON(data []byte) error {
+	l.err = json.Unmarshal(data, &l.cb)
+	return nil
 }
 
 // contentBlock is the part of a content block the starter looks at.
 type contentBlock struct {
-	Type  string          `json:"type"`
-	ID    string          `json:"id"`
-	Name  string          `json:"name"`
-	Input json.RawMessage `json:"input"`
+	Type  string     `json:"type"`
+	ID    string     `json:"id"`
+	Name  string     `json:"name"`
+	Input blockInput `json:"input"`
+}
+
+// blockInput is a tool_use input, copied out of the message only when it is
+// within the largest input any tool takes: a larger one (a 200 MB Write) is only
+// measured, so the message is held in memory once, and the block goes to the turn
+// without it (tool.DropOversizeInput), to be answered with the tool's size error.
+type blockInput struct {
+	raw  json.RawMessage
+	size int
+	// object says the input is a JSON object, as a tool_use input must be.
+	object bool
+}
+
+func (in *blockInput) UnmarshalJSON(data []byte) error {
+	in.size, in.object = len(data), len(data) > 0 && data[0] == '{'
+	if len(data) <= tool.MaxBlockInputBytes {
+		in.raw = append(json.RawMessage(nil), data...)
+	}
+	return nil
 }
 
 // parseMessage reads an assistant message and returns its tool_use blocks.
 func parseMessage(r io.Reader) ([]tool.Block, error) {
-	data, err := io.ReadAll(r)
+	data, err := readAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("read message: %w", err)
 	}
 	var msg assistantMessage
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&msg); err != nil {
+	if err := json.Unmarshal(data, &msg); err != nil {
 		return nil, badInput("the input is not a JSON assistant message: %v", err)
 	}
 	if msg.Role != wire.RoleAssistant {
@@ -44,8 +76,12 @@ func parseMessage(r io.Reader) ([]tool.Block, error) {
 	}
 	var blocks []tool.Block
 	seen := map[string]bool{}
-	for i, raw := range msg.Content {
-		b, ok, err := parseBlock(raw)
+	total := 0
+	for i, c := range msg.Content {
+		if c.err != nil {
+			return nil, badInput("content[%d]: not a content block: %v", i, c.err)
+		}
+		b, ok, err := assistantToolUse(c.cb)
 		if err != nil {
 			return nil, badInput("content[%d]: %v", i, err)
 		}
@@ -60,8 +96,30 @@ func parseMessage(r io.Reader) ([]tool.Block, error) {
 		if len(blocks) > workflows.MaxToolsPerTurn {
 			return nil, tooManyTools(len(blocks))
 		}
+		if total += len(b.Input); total > maxStartInputBytes {
+			return nil, badInput("the message's tool inputs total over %d bytes, more than a turn's start can carry (one payload holds at most %d): "+
+				"hand the blocks over one at a time with `starter run --stream` (one content block per line)", maxStartInputBytes, persistence.MaxPayloadBytes)
+		}
 	}
 	return blocks, nil
+}
+
+// maxStartInputBytes bounds the inputs of a whole message, which start its turn in
+// one payload: the payload store's limit with room for the rest of the turn's input.
+const maxStartInputBytes = persistence.MaxPayloadBytes - 1<<20
+
+// readAll reads the whole message into one buffer sized from the file when r is
+// one, rather than growing it by doubling (a 200 MB message would peak at twice
+// that).
+func readAll(r io.Reader) ([]byte, error) {
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > 0 {
+			buf := bytes.NewBuffer(make([]byte, 0, st.Size()+bytes.MinRead)) // ReadFrom keeps MinRead free
+			_, err := buf.ReadFrom(f)
+			return buf.Bytes(), err
+		}
+	}
+	return io.ReadAll(r)
 }
 
 // parseBlock decodes one content block; ok is false for blocks that are not tool_use.
@@ -70,6 +128,13 @@ func parseBlock(raw json.RawMessage) (tool.Block, bool, error) {
 	if err := json.Unmarshal(raw, &cb); err != nil {
 		return tool.Block{}, false, fmt.Errorf("not a content block: %v", err)
 	}
+	return assistantToolUse(cb)
+}
+
+// assistantToolUse checks a decoded content block; ok is false for blocks that are not
+// tool_use. An input over the tool's limit is dropped here, before anything
+// stores it (tool.DropOversizeInput).
+func assistantToolUse(cb contentBlock) (tool.Block, bool, error) {
 	switch cb.Type {
 	case wire.BlockToolUse:
 	case "text", "thinking", "redacted_thinking":
@@ -79,17 +144,20 @@ func parseBlock(raw json.RawMessage) (tool.Block, bool, error) {
 	default:
 		return tool.Block{}, false, fmt.Errorf("content block type %q cannot appear in an assistant message here", cb.Type)
 	}
-	if len(cb.Input) > 0 && cb.Input[0] != '{' {
+	if cb.Input.size > 0 && !cb.Input.object {
 		return tool.Block{}, false, fmt.Errorf("tool_use %q: input must be a JSON object", cb.ID)
 	}
-	b := tool.Block{ID: cb.ID, Name: cb.Name, Input: cb.Input}
-	if len(b.Input) == 0 {
+	b := tool.Block{ID: cb.ID, Name: cb.Name, Input: cb.Input.raw}
+	switch {
+	case cb.Input.size > len(b.Input): // over any tool's limit: not even copied
+		b.Input, b.InputBytes = nil, cb.Input.size
+	case len(b.Input) == 0:
 		b.Input = json.RawMessage("{}")
 	}
 	if err := tool.CheckBlock(b); err != nil {
 		return tool.Block{}, false, err
 	}
-	return b, true, nil
+	return tool.DropOversizeInput(b), true, nil
 }
 
 // tooManyTools is bad input: a turn holds at most workflows.MaxToolsPerTurn calls.

@@ -1,8 +1,7 @@
 package main
 
 import (
-	"os"
-
+	"github.com/toolpipe/toolpipe/toolenv"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -11,7 +10,7 @@ import (
 // fail and let its call through. With a cluster the workers' environment is theirs,
 // so the check is left to them (the hook then reports that it could not run).
 func (e *env) checkPromptModel(s *workflows.TurnSettings) error {
-	if s == nil || !s.Hooks.HasPrompt() || !e.conn.Embedded || os.Getenv("ANTHROPIC_API_KEY") != "" {
+	if s == nil || !s.Hooks.HasPrompt() || !e.conn.Embedded || toolenv.Getenv("ANTHROPIC_API_KEY") != "" {
 		return nil
 	}
 	return badInput("the settings have prompt hooks, which ask a model, but ANTHROPIC_API_KEY is not set: " +

@@ -44,7 +44,7 @@ func (e *env) serveQueue(queue string, lock *tpworker.QueueLock) error {
 		}
 	}
 	w, err := tpworker.Start(tpworker.Config{Client: e.conn.Client, TaskQueue: queue, StateDir: e.cfg.StateDir, Logger: e.log,
-		WebFetchAllowPrivate: e.cfg.WebFetchAllowPrivate, WebFetchTimeout: e.cfg.WebFetchTimeout, Overrides: e.overrides})
+		WebFetchAllowPrivate: e.cfg.WebFetchAllowPrivate, WebFetchTimeout: e.cfg.WebFetchTimeout, Overrides: e.overrides, MCPEnvAllow: e.cfg.MCPEnvAllow})
 	if err != nil {
 		lock.Release()
 		return fmt.Errorf("in-process worker: %w", err)

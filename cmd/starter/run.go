@@ -73,7 +73,8 @@ to the existing turn: completed tools are not run again.`,
 	}
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyWorkdir, config.KeySettings, config.KeyPermissionMode,
 		config.KeySession, config.KeyTaskQueue, config.KeyPort, config.KeyUI, config.KeyUIPort,
-		config.KeyHeartbeatTimeout, config.KeyLogLevel, config.KeyAskTimeout, config.KeyWebFetchAllowPrivate, config.KeyWebFetchTimeout)
+		config.KeyHeartbeatTimeout, config.KeyLogLevel, config.KeyAskTimeout, config.KeyWebFetchAllowPrivate, config.KeyWebFetchTimeout,
+		config.KeyTrust, config.KeyMCPEnvAllow)
 	// A turn's own embedded server takes any free port: clients find it through the
 	// state directory, and a fixed port would clash with `starter dev`.
 	cmd.Flags().Lookup(config.KeyPort).DefValue = "0"
@@ -119,7 +120,7 @@ func (e *env) startOrAttach(ctx context.Context, named []tool.Block, in workflow
 		return nil, err
 	}
 	in.Settings = settings
-	if in.MCP, err = turnMCP(e.cfg); err != nil { // settings.go
+	if in.MCP, err = turnMCP(e.cfg, os.Stderr); err != nil { // settings.go
 		return nil, err
 	}
 	run, err := e.conn.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{

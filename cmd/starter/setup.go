@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -43,6 +44,9 @@ func loadConfig(cmd *cobra.Command) (config.Config, error) {
 	cfg, _, err := config.Load(cmd.Flags(), file)
 	if err != nil {
 		return cfg, badInputError{err}
+	}
+	for _, n := range cfg.Notices { // a workspace's files skipped, keys it may not set
+		fmt.Fprintln(os.Stderr, "starter: notice:", n)
 	}
 	// The session names a directory of the state directory: what it cannot hold
 	// ("a..b") is refused as the tool_use ids are (message.go).

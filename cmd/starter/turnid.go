@@ -61,6 +61,9 @@ func messageDigest(blocks []tool.Block) string {
 			in.Write(b.Input)
 		}
 		writeField(h, in.Bytes())
+		if b.InputBytes > 0 { // dropped for its size: its answer depends on the size alone
+			writeField(h, []byte(fmt.Sprintf("dropped input of %d bytes", b.InputBytes)))
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -80,7 +80,7 @@ func TestWebFetchEndToEnd(t *testing.T) {
 		"allow": []string{"WebFetch(domain:127.0.0.1)"},
 		"deny":  []string{"WebFetch(domain:localhost)"},
 	}})
-	m := runWebFetch(t, work, []string{"--webfetch-allow-private"},
+	m := runWebFetch(t, work, []string{"--trust", "--webfetch-allow-private"},
 		webFetch("w1", s.URL+"/page"), webFetch("w2", local+"/page"), webFetch("w3", s.URL+"/away"))
 	byID := map[string]int{}
 	for i, c := range m.Content {

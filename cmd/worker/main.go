@@ -22,6 +22,9 @@ import (
 )
 
 func main() {
+	// First: the process is executed again without its secrets in the environment
+	// (tools could read them in /proc/$PPID/environ), holding them in memory.
+	tpworker.HideSecrets()
 	var dev bool
 	cmd := &cobra.Command{
 		Use:           "worker",
@@ -39,6 +42,9 @@ func main() {
 			cfg, v, err := config.Load(cmd.Flags(), file)
 			if err != nil {
 				return badInput{err}
+			}
+			for _, n := range cfg.Notices {
+				fmt.Fprintln(os.Stderr, "worker: notice:", n)
 			}
 			log := tpworker.NewLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
@@ -72,6 +78,7 @@ func main() {
 			w, err := tpworker.Start(tpworker.Config{
 				Client: conn.Client, TaskQueue: cfg.TaskQueue, StateDir: cfg.StateDir, Logger: log,
 				Overrides: config.WatchThresholds(v, log), WebFetchAllowPrivate: cfg.WebFetchAllowPrivate, WebFetchTimeout: cfg.WebFetchTimeout,
+				MCPEnvAllow: cfg.MCPEnvAllow,
 			})
 			if err != nil {
 				return err
@@ -91,7 +98,8 @@ func main() {
 	cmd.Flags().BoolVar(&dev, "dev", false, "start the embedded Temporal server (SQLite in --state-dir) instead of connecting to a cluster")
 	cmd.Flags().String("config", "", "a toolpipe.yaml (default: ./toolpipe.yaml when present)")
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyTaskQueue, config.KeyPort, config.KeyUI,
-		config.KeyUIPort, config.KeyLogLevel, config.KeyHeartbeatTimeout, config.KeyWebFetchAllowPrivate, config.KeyWebFetchTimeout)
+		config.KeyUIPort, config.KeyLogLevel, config.KeyHeartbeatTimeout, config.KeyWebFetchAllowPrivate, config.KeyWebFetchTimeout,
+		config.KeyTrust, config.KeyMCPEnvAllow)
 	if err := cmd.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		var bad badInput

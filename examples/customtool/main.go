@@ -32,6 +32,9 @@ import (
 const taskQueue = "customtool"
 
 func main() {
+	// First: the secrets (ANTHROPIC_API_KEY…) leave the process environment, where
+	// the tools could read them through /proc (README, "Secrets out of reach").
+	tpworker.HideSecrets()
 	fake := flag.String("fake-model", "", "answer from this fake-model script (JSON) instead of the Anthropic API")
 	workdir := flag.String("workdir", ".", "the agent's working directory")
 	session := flag.String("session", "customtool", "the session id")

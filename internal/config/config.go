@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -70,8 +71,19 @@ type Config struct {
 	WebFetchTimeout time.Duration
 	// Prices is the config file's price table (prices.go), overriding modelinfo's.
 	Prices Prices
-	// File is the toolpipe.yaml in use, or "".
+	// File is the toolpipe.yaml in use, or "": the --config file, else the current
+	// directory's when that workspace is trusted, else the user's (UserFile).
 	File string
+	// ProjectPermissionMode is the permission-mode of the trusted workspace's
+	// toolpipe.yaml, which only lowers the user's (settings.LoadOptions.ProjectMode).
+	ProjectPermissionMode string
+	// MCPEnvAllow are the variables .mcp.json's ${VAR} may expand (mcp-env-allow).
+	MCPEnvAllow []string
+	// Trust decides whether a workspace's own files take effect (trust.go).
+	Trust *Trust
+	// Notices are what the command tells the user on stderr about its
+	// configuration: a workspace's files skipped, a key it may not set.
+	Notices []string
 
 	// v is where the configuration came from, for the thresholds that follow the
 	// file as it changes (Overrides).
@@ -132,13 +144,26 @@ func AddFlags(fs *pflag.FlagSet, keys ...string) {
 			fs.Bool(k, false, "let WebFetch reach loopback, private and link-local addresses")
 		case KeyWebFetchTimeout:
 			fs.Duration(k, time.Minute, "the longest a WebFetch may take, redirects and body included")
+		case KeyTrust:
+			fs.Bool(k, false, "trust the workspace: its toolpipe.yaml, .mcp.json and .claude/settings*.json take effect (default: only when listed in trusted-workspaces of your own toolpipe.yaml, or when you say so on a terminal)")
+		case KeyMCPEnvAllow:
+			fs.StringSlice(k, nil, "variables (names or patterns such as DOCS_*) that .mcp.json's ${VAR} may expand")
 		}
 	}
 }
 
-// Load reads the flags of fs, the environment and the config file (file, or
-// ./toolpipe.yaml when it exists) into a validated Config, and returns the viper
-// instance for watching.
+// Load reads the flags of fs, the environment and the configuration files into a
+// validated Config, and returns the viper instance for watching. The files, lowest
+// first: the user's own toolpipe.yaml (UserFile), then the --config file (file),
+// or else the current directory's toolpipe.yaml when that workspace is trusted
+// (Trust; a key set there replaces the user's value); flags win over the
+// environment, which wins over the files. The keys that decide what runs without
+// asking are read from the user's own places only (userOnlyKeys), and a
+// workspace's permission-mode only lowers the user's.
+//
+// A command that declares --trust runs tools and may ask whether to trust the
+// workspace on a terminal; one that declares --settings uses the workspace's
+// settings and .mcp.json too, so the question and the notice list them.
 func Load(fs *pflag.FlagSet, file string) (Config, *viper.Viper, error) {
 	v := viper.New()
 	v.SetEnvPrefix("TOOLPIPE")
@@ -147,32 +172,78 @@ func Load(fs *pflag.FlagSet, file string) (Config, *viper.Viper, error) {
 	if err := v.BindPFlags(fs); err != nil {
 		return Config{}, nil, fmt.Errorf("config: %w", err)
 	}
-	if file == "" {
-		if _, err := os.Stat("toolpipe.yaml"); err == nil {
-			file = "toolpipe.yaml"
+	l := &layers{fs: fs}
+	var err error
+	if uf := UserFile(); uf != "" {
+		if l.user, err = readLayer(uf, false); err != nil {
+			return Config{}, nil, err
 		}
 	}
 	if file != "" {
-		v.SetConfigFile(file)
-		if err := v.ReadInConfig(); err != nil {
-			return Config{}, nil, fmt.Errorf("config: read %s: %w", file, err)
-		}
-		if err := checkFileKeys(file); err != nil {
+		if l.explicit, err = readLayer(file, true); err != nil {
 			return Config{}, nil, err
 		}
+	}
+	trust, err := newTrust(l, fs.Lookup(KeyTrust) != nil)
+	if err != nil {
+		return Config{}, nil, fmt.Errorf("config: %w", err)
+	}
+	var notices []string
+	if file == "" && exists(ProjectFile) {
+		cwd, _ := os.Getwd()
+		withSettings := fs.Lookup(KeySettings) != nil && sameDir(userWorkdir(l, cwd), cwd)
+		d := trust.Decide(cwd, WorkspaceFiles(cwd, true, withSettings))
+		if d.Notice != "" {
+			notices = append(notices, d.Notice)
+		}
+		if d.Trusted {
+			if l.project, err = readLayer(filepath.Join(cwd, ProjectFile), true); err != nil {
+				return Config{}, nil, err
+			}
+			for _, k := range userOnlyKeys {
+				if l.project.v.IsSet(k) {
+					notices = append(notices, fmt.Sprintf("%s sets %s, which only your own configuration sets (a flag, %s, --config or %s): it is ignored",
+						l.project.path, k, envName(k), displayPath(UserFile())))
+				}
+			}
+		}
+	}
+	// The most specific file is viper's (and the one whose thresholds are watched);
+	// the user's file lies beneath it as defaults.
+	var main *fileLayer
+	for _, f := range []*fileLayer{l.explicit, l.project, l.user} {
+		if f != nil && main == nil {
+			main = f
+		}
+	}
+	if main != nil {
+		v.SetConfigFile(main.path)
+		if err := v.ReadInConfig(); err != nil {
+			return Config{}, nil, fmt.Errorf("config: read %s: %w", main.path, err)
+		}
+		if main != l.user && l.user != nil {
+			for _, k := range l.user.v.AllKeys() {
+				top, _, _ := strings.Cut(k, ".")
+				if !v.InConfig(top) {
+					v.SetDefault(k, l.user.v.Get(k))
+				}
+			}
+		}
+		file = main.path
 	}
 	// Every value is read strictly: viper's GetInt, GetBool and GetDuration turn a
 	// typo (TOOLPIPE_PORT=abc, ui: maybe, a list where a string belongs) into a zero
 	// value without a word, and the command would run with it.
 	r := strictReader{v: v}
 	c := Config{
-		StateDir: r.str(KeyStateDir), Workdir: r.str(KeyWorkdir), Settings: r.str(KeySettings),
-		PermissionMode: r.str(KeyPermissionMode), Session: r.str(KeySession), TaskQueue: r.str(KeyTaskQueue),
+		StateDir: r.str(KeyStateDir), Workdir: r.str(KeyWorkdir),
+		Session: r.str(KeySession), TaskQueue: r.str(KeyTaskQueue),
 		Port: r.integer(KeyPort), UI: r.boolean(KeyUI, true), UIPort: r.integer(KeyUIPort),
 		HeartbeatTimeout: r.duration(KeyHeartbeatTimeout), LogLevel: r.str(KeyLogLevel), LogFormat: r.str(KeyLogFormat), File: file,
-		PermissionModeSet: v.IsSet(KeyPermissionMode), AskTimeout: r.duration(KeyAskTimeout),
-		WebFetchTimeout: r.duration(KeyWebFetchTimeout), WebFetchAllowPrivate: r.boolean(KeyWebFetchAllowPrivate, false),
+		AskTimeout: r.duration(KeyAskTimeout), WebFetchTimeout: r.duration(KeyWebFetchTimeout),
+		Trust: trust, Notices: notices,
 	}
+	r.userKeys(l, &c)
 	prices, perrs := readPrices(v.Get(KeyPrices))
 	c.Prices, r.errs = prices, append(r.errs, perrs...)
 	if _, err := readThresholds(v); err != nil {
@@ -192,6 +263,63 @@ func Load(fs *pflag.FlagSet, file string) (Config, *viper.Viper, error) {
 	c.v = v
 	return c, v, nil
 }
+
+// userKeys reads the keys only the user's own places set (layers.userValue), and
+// the workspace's permission-mode apart from the user's.
+func (r *strictReader) userKeys(l *layers, c *Config) {
+	str := func(key, def string) (string, bool) {
+		raw, from, ok := l.userValue(key)
+		if !ok {
+			return def, false
+		}
+		s, isScalar := scalar(raw)
+		if !isScalar {
+			r.errs = append(r.errs, fmt.Errorf("%s %s (from %s) is not a single value (a list or a map was given)", key, quote(raw), from))
+		}
+		return s, true
+	}
+	c.PermissionMode, c.PermissionModeSet = str(KeyPermissionMode, "default")
+	c.Settings, _ = str(KeySettings, "")
+	if s, set := str(KeyWebFetchAllowPrivate, "false"); set {
+		b, err := strconv.ParseBool(strings.TrimSpace(s))
+		if err != nil {
+			r.errs = append(r.errs, fmt.Errorf("%s %q is not true or false", KeyWebFetchAllowPrivate, s))
+		}
+		c.WebFetchAllowPrivate = b
+	}
+	if raw, from, ok := l.userValue(KeyMCPEnvAllow); ok {
+		names, isList := list(raw)
+		if !isList {
+			r.errs = append(r.errs, fmt.Errorf("%s %s (from %s) is not a list of variable names, e.g. %s: [DOCS_TOKEN]", KeyMCPEnvAllow, quote(raw), from, KeyMCPEnvAllow))
+		}
+		c.MCPEnvAllow = names
+	}
+	if l.project != nil && l.project.v.IsSet(KeyPermissionMode) {
+		s, isScalar := scalar(l.project.v.Get(KeyPermissionMode))
+		if !isScalar {
+			r.errs = append(r.errs, fmt.Errorf("%s: %s is not a single value", l.project.path, KeyPermissionMode))
+		}
+		c.ProjectPermissionMode = s
+		if c.PermissionModeSet {
+			c.ProjectPermissionMode = "" // the user's choice wins
+		}
+	}
+}
+
+// userWorkdir is the working directory the user's own places give (a flag,
+// TOOLPIPE_WORKDIR, --config, the user's file), else cwd.
+func userWorkdir(l *layers, cwd string) string {
+	if raw, _, ok := l.userValue(KeyWorkdir); ok {
+		if s, isScalar := scalar(raw); isScalar && s != "" {
+			if abs, err := filepath.Abs(s); err == nil {
+				return abs
+			}
+		}
+	}
+	return cwd
+}
+
+func sameDir(a, b string) bool { return resolveDir(a) == resolveDir(b) }
 
 func (c *Config) validate(used func(key string) bool) error {
 	var errs []error
@@ -250,16 +378,12 @@ func (c *Config) validate(used func(key string) bool) error {
 }
 
 var knownKeys = []string{KeyStateDir, KeyWorkdir, KeySettings, KeyPermissionMode, KeySession, KeyTaskQueue,
-	KeyPort, KeyUI, KeyUIPort, KeyHeartbeatTimeout, KeyLogLevel, KeyLogFormat, KeyThresholds, KeyAskTimeout, KeyWebFetchAllowPrivate, KeyWebFetchTimeout, KeyPrices}
+	KeyPort, KeyUI, KeyUIPort, KeyHeartbeatTimeout, KeyLogLevel, KeyLogFormat, KeyThresholds, KeyAskTimeout, KeyWebFetchAllowPrivate, KeyWebFetchTimeout, KeyPrices,
+	KeyTrust, KeyTrustedWorkspaces, KeyMCPEnvAllow}
 
 // checkFileKeys rejects a key in the config file that toolpipe does not know, naming
 // it: a misspelled key would otherwise silently leave its default in force.
-func checkFileKeys(file string) error {
-	f := viper.New()
-	f.SetConfigFile(file)
-	if err := f.ReadInConfig(); err != nil {
-		return fmt.Errorf("config: read %s: %w", file, err)
-	}
+func checkFileKeys(file string, f *viper.Viper) error {
 	for _, k := range f.AllKeys() {
 		top, _, _ := strings.Cut(k, ".")
 		if !slices.Contains(knownKeys, top) {
