@@ -138,7 +138,7 @@ func (c *Conn) Close() {
 // payloadStorage keeps payloads over Temporal's limits (a 5 MB Write) in the state
 // directory; in cluster mode every client and worker must share that directory.
 func payloadStorage(stateDir string) (converter.ExternalStorage, error) {
-	d, err := persistence.NewPayloadDriver(filepath.Join(stateDir, "payloads"))
+	d, err := persistence.NewPayloadDriver(filepath.Join(stateDir, persistence.PayloadDirName))
 	if err != nil {
 		return converter.ExternalStorage{}, fmt.Errorf("connect: %w", err)
 	}
