@@ -88,7 +88,7 @@ func TestClosedTurnStateComesFromItsHistory(t *testing.T) {
 	}
 	big, _ := json.Marshal(map[string]string{"file_path": filepath.Join(work, "big.txt"), "content": strings.Repeat("x", 200<<10)})
 	if err := turn.AddBlocks(ctx, toolpipe.Block{ID: "w1", Name: "Write", Input: big},
-		toolpipe.Block{ID: "r1", Name: "Read", Input: raw(`{"file_path":"`+filepath.Join(work, "missing.txt")+`"}`)}); err != nil {
+		toolpipe.Block{ID: "r1", Name: "Read", Input: raw(`{"file_path":"` + filepath.Join(work, "missing.txt") + `"}`)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := turn.CloseIntake(ctx); err != nil {
@@ -169,7 +169,7 @@ func TestClosedSessionStateComesFromItsHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, err := tp.Session("closed-" + t.Name()).Events(ctx, 3)
+	ev, err := tp.Session("closed-"+t.Name()).Events(ctx, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
