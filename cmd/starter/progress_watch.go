@@ -147,15 +147,20 @@ func (w *watcher) stop(ctx context.Context) {
 }
 
 // poll reads the turn and shows it. A failed read (the turn not yet picked up by a
-// worker, a server restarting) keeps what was last read.
+// worker, a server restarting) keeps what was last read. A closed turn is not
+// queried (a query would wait for a worker on its queue, closed.go): its tools are
+// drawn as last seen, with the results it yielded.
 func (w *watcher) poll(ctx context.Context) {
-	var st workflows.TurnState
-	if v, err := w.r.QueryWorkflow(ctx, w.id, "", workflows.StateQuery); err == nil && v.Get(&st) == nil {
-		w.mu.Lock()
-		w.last = st
-		w.mu.Unlock()
+	d, derr := w.r.DescribeWorkflowExecution(ctx, w.id, "")
+	if _, _, closed := closure(d); derr != nil || !closed {
+		var st workflows.TurnState
+		if v, err := w.r.QueryWorkflow(ctx, w.id, "", workflows.StateQuery); err == nil && v.Get(&st) == nil {
+			w.mu.Lock()
+			w.last = st
+			w.mu.Unlock()
+		}
 	}
-	if d, err := w.r.DescribeWorkflowExecution(ctx, w.id, ""); err == nil {
+	if derr == nil {
 		pending := pendingTools(d)
 		w.mu.Lock()
 		w.pending = pending

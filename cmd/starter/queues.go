@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"go.temporal.io/sdk/converter"
 	sdkworker "go.temporal.io/sdk/worker"
 
 	tpworker "github.com/toolpipe/toolpipe/worker"
@@ -135,16 +134,8 @@ func (e *env) pausedNote(ctx context.Context, id string) string {
 		id, len(d.GetPendingActivities()))
 }
 
-// query asks the workflow id a query, first making sure something polls its queue
-// (answerQueries): the commands that read a turn's or a session's state call this,
-// never the client directly, since the starter that ran it may have exited.
-func (e *env) query(ctx context.Context, id, queryType string, args ...any) (converter.EncodedValue, error) {
-	e.answerQueries(ctx, id)
-	return e.conn.Client.QueryWorkflow(ctx, id, "", queryType, args...)
-}
-
 // answerQueries makes sure a query about the workflow id can be answered: when it
-// is on a process's queue that nothing polls (its starter exited, or it finished),
+// runs on a process's queue that nothing polls (its starter exited),
 // this process polls that queue for workflow tasks only, without taking its lock:
 // queries replay the workflow, and no tool of it runs here.
 func (e *env) answerQueries(ctx context.Context, id string) {
@@ -152,8 +143,8 @@ func (e *env) answerQueries(ctx context.Context, id string) {
 		return
 	}
 	d, err := e.conn.Client.DescribeWorkflowExecution(ctx, id, "")
-	if err != nil {
-		return
+	if err != nil || d.GetWorkflowExecutionInfo().GetCloseTime() != nil {
+		return // a closed one answers from its history (closed.go)
 	}
 	queue := d.GetExecutionConfig().GetTaskQueue().GetName()
 	if !tpworker.IsProcessQueue(queue, e.base) || tpworker.QueueServed(e.cfg.StateDir, queue) {

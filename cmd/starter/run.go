@@ -158,9 +158,11 @@ func (e *env) startOrAttach(ctx context.Context, named []tool.Block, in workflow
 func (e *env) finish(ctx context.Context, run client.WorkflowRun, stdout, stderr io.Writer) error {
 	// On a terminal, prompts print above the progress frame (progress.go).
 	stderr = liveStderr(stderr)
-	stopApprovals := watchApprovals(ctx, e.conn.Client, run.GetID(), stderr) // approvals_watch.go
-	follow(ctx, e.conn.Client, run, stderr)
-	stopApprovals()
+	if !e.alreadyFinished(ctx, run.GetID(), stderr) { // closed.go: nothing to follow
+		stopApprovals := watchApprovals(ctx, e.conn.Client, run.GetID(), stderr) // approvals_watch.go
+		follow(ctx, e.conn.Client, run, stderr)
+		stopApprovals()
+	}
 	var res workflows.TurnResult
 	if err := run.Get(ctx, &res); err != nil {
 		return fmt.Errorf("turn %s: %w", run.GetID(), err)
@@ -252,7 +254,12 @@ func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, 
 			if run, err = e.startOrAttach(ctx, []tool.Block{b}, workflows.TurnInput{Blocks: []tool.Block{b}}); err != nil {
 				return err
 			}
-			go func() { follow(ctx, e.conn.Client, run, stderr); close(followed) }()
+			go func() {
+				if !e.alreadyFinished(ctx, run.GetID(), stderr) { // closed.go
+					follow(ctx, e.conn.Client, run, stderr)
+				}
+				close(followed)
+			}()
 			continue
 		}
 		if err := e.addBlock(ctx, run, b); err != nil {
