@@ -27,6 +27,16 @@ type Conn struct {
 	Address string
 	// Namespace is the namespace the client works in.
 	Namespace string
+	// ServerPID is the process running the embedded server in use (this one when
+	// Server is set); 0 in cluster mode.
+	ServerPID int
+	// NoUI says why no Web UI is served beside the embedded server in use ("off"
+	// when it was not asked for, else the reason: its port is taken, the other
+	// process's server serves none); "" when one is, and in cluster mode.
+	NoUI string
+	// DefaultAddress says that no cluster was configured (no TEMPORAL_ADDRESS, no
+	// profile) and a Cluster-mode connection went to the SDK's default address.
+	DefaultAddress bool
 	// keeper restarts the embedded server when its process exits (keeper.go).
 	keeper *keeper
 }
@@ -83,7 +93,8 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 		}
 		if opts.HostPort != "" || o.Mode == Cluster {
 			opts.Logger = newSDKLogger(o.Logger)
-			if opts.HostPort == "" {
+			defaulted := opts.HostPort == ""
+			if defaulted {
 				opts.HostPort = client.DefaultHostPort
 			}
 			if opts.ExternalStorage, err = payloadStorage(o.StateDir); err != nil {
@@ -100,7 +111,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 			if ns == "" {
 				ns = client.DefaultNamespace
 			}
-			return &Conn{Client: c, Address: opts.HostPort, Namespace: ns}, nil
+			return &Conn{Client: c, Address: opts.HostPort, Namespace: ns, DefaultAddress: defaulted}, nil
 		}
 	}
 	return connectEmbedded(ctx, o)
