@@ -104,6 +104,9 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 				return nil, err
 			}
 			c, err := client.DialContext(ctx, opts)
+			if err != nil && defaulted {
+				return nil, fmt.Errorf("connect: no TEMPORAL_ADDRESS or temporal.toml profile is set, and nothing answers at the SDK's default address %s: %w", opts.HostPort, err)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("connect: cluster at %s: %w", opts.HostPort, err)
 			}

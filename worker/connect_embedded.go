@@ -95,3 +95,10 @@ func runningUIAddress(stateDir string) string {
 	}
 	return ""
 }
+
+// RunningServer is the embedded server a process runs on stateDir: its frontend
+// address and pid; ok is false when none runs there.
+func RunningServer(stateDir string) (frontend string, pid int, ok bool) {
+	info, ok := devserver.Running(stateDir)
+	return info.FrontendAddress, info.PID, ok
+}

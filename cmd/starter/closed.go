@@ -72,14 +72,22 @@ func (e *env) where() string {
 
 // sessionState reads a session's state: a closed session's from its history, a
 // running one's by a query, answered here when its starter has exited (queues.go).
+// On a cluster, a running one whose queue no worker polls is not queried: the query
+// would wait for its timeout (pollers.go).
 func (e *env) sessionState(ctx context.Context, id string) (workflows.SessionState, error) {
 	e.answerQueries(ctx, id)
+	if err := e.unpolled(ctx, id, "session"); err != nil {
+		return workflows.SessionState{}, err
+	}
 	return e.api.Session(strings.TrimPrefix(id, "session-")).State(ctx)
 }
 
 // turnState reads a turn's state as sessionState does.
 func (e *env) turnState(ctx context.Context, id string) (workflows.TurnState, error) {
 	e.answerQueries(ctx, id)
+	if err := e.unpolled(ctx, id, "turn"); err != nil {
+		return workflows.TurnState{}, err
+	}
 	return e.api.Turn(id).State(ctx)
 }
 

@@ -12,7 +12,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Exit statuses of DESIGN §7.
+// Exit statuses of DESIGN §7; a command that SIGINT or SIGTERM stopped exits
+// 128+signal (130, 143: interruptedError).
 const (
 	exitOK       = 0
 	exitInfra    = 1
@@ -47,6 +48,10 @@ func main() {
 	err := knownCommand(root, os.Args[1:])
 	if err == nil {
 		err = root.Execute()
+	}
+	var ie interruptedError
+	if errors.As(err, &ie) {
+		os.Exit(ie.exitCode()) // said when the signal came (interrupt_notice.go)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "starter:", oneLine(err))

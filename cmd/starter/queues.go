@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	sdkworker "go.temporal.io/sdk/worker"
 
@@ -18,6 +19,12 @@ import (
 // the process that runs it is still alive, this one follows and takes over when
 // that process exits. The server stays up while any client needs it (worker's
 // server keeper).
+
+// starterShutdownGrace is how long the tools of a run or agent process may go on
+// once it exits (Ctrl-C, SIGTERM): then they are cancelled, their processes killed,
+// and reported to their turns as stopped by the shutdown. The user asked the
+// process to stop: a worker's 10 s grace would keep the tools running, silently.
+const starterShutdownGrace = time.Second
 
 // servedQueue is a worker this process runs and the queue lock it holds.
 type servedQueue struct {
@@ -42,8 +49,13 @@ func (e *env) serveQueue(queue string, lock *tpworker.QueueLock) error {
 			return fmt.Errorf("task queue %s is served by another process", queue)
 		}
 	}
+	var grace time.Duration // dev's worker on the shared queue: a worker's 10 s
+	if queue != e.base {
+		grace = starterShutdownGrace
+	}
 	w, err := tpworker.Start(tpworker.Config{Client: e.conn.Client, TaskQueue: queue, StateDir: e.cfg.StateDir, Logger: e.log,
-		WebFetchAllowPrivate: e.cfg.WebFetchAllowPrivate, WebFetchTimeout: e.cfg.WebFetchTimeout, Overrides: e.overrides})
+		WebFetchAllowPrivate: e.cfg.WebFetchAllowPrivate, WebFetchTimeout: e.cfg.WebFetchTimeout, Overrides: e.overrides,
+		ShutdownGrace: grace})
 	if err != nil {
 		lock.Release()
 		return fmt.Errorf("in-process worker: %w", err)

@@ -77,6 +77,9 @@ func main() {
 			}
 			log.Info("worker running", "address", conn.Address, "task_queue", cfg.TaskQueue, "state_dir", cfg.StateDir)
 			fmt.Fprintf(os.Stderr, "worker: running on %s, task queue %q\n", conn.Address, cfg.TaskQueue)
+			if note := conn.DefaultAddressNote(cfg.StateDir); note != "" {
+				fmt.Fprintln(os.Stderr, "worker: "+note)
+			}
 			<-ctx.Done()
 			log.Info("worker stopping: running tools are cancelled")
 			w.Stop()
