@@ -25,6 +25,9 @@ func sessionCmd(use, short string, nargs int, run func(e *env, cmd *cobra.Comman
 				return err
 			}
 			defer e.close()
+			if _, err := e.describe(cmd.Context(), sessionWorkflowID(args[0]), "session"); err != nil { // closed.go: none is bad input
+				return err
+			}
 			return run(e, cmd, sessionWorkflowID(args[0]), args[1:])
 		},
 	}
@@ -66,9 +69,6 @@ func agentInterruptCmd() *cobra.Command {
 func agentStatusCmd() *cobra.Command {
 	return sessionCmd("status SESSION", "Show where a session stands, and its running turn's tools", 1,
 		func(e *env, cmd *cobra.Command, id string, _ []string) error {
-			if _, err := e.describe(cmd.Context(), id, "session"); err != nil { // closed.go: none is bad input
-				return err
-			}
 			closed := closedStatus(cmd.Context(), e, id)
 			paused := e.pausedNote(cmd.Context(), id)    // queues.go
 			st, err := e.sessionState(cmd.Context(), id) // closed.go: a closed one from its history

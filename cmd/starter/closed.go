@@ -56,10 +56,16 @@ func (e *env) describe(ctx context.Context, id, what string) (*workflowservice.D
 	case err == nil:
 		return d, nil
 	case errors.As(err, &notFound):
-		return nil, badInput("no %s with workflow id %s on %s (namespace %s): check the id (`starter run` and `starter agent` print it on stderr; a session S is session-S)",
-			what, id, e.where(), e.conn.Namespace)
+		return nil, badInput("no %s with workflow id %s on %s (namespace %s): %s", what, id, e.where(), e.conn.Namespace, idHint[what])
 	}
 	return nil, fmt.Errorf("describe %s: %w", id, err)
+}
+
+// idHint says where the ids of what come from.
+var idHint = map[string]string{
+	"turn":            "check the id (`starter run` prints it on stderr: turn turn-…)",
+	"session":         "check the session's name (`starter agent` prints it on stderr: session S (workflow session-S))",
+	"turn or session": "check the id (`starter run` prints a turn's on stderr, turn turn-…; a session S is session-S)",
 }
 
 // where names the server this command talks to, for messages.

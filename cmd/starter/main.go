@@ -31,20 +31,7 @@ func badInput(format string, args ...any) error {
 }
 
 func main() {
-	root := &cobra.Command{
-		Use:           "starter",
-		Short:         "Run LLM agents' tool calls durably on Temporal",
-		SilenceUsage:  true,
-		SilenceErrors: true,
-	}
-	root.PersistentFlags().String("config", "", "a toolpipe.yaml (default: ./toolpipe.yaml when present)")
-	// An unknown flag or a value that does not parse (--heartbeat-timeout=abc) is
-	// bad input: exit 2, as for any other.
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError{fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
-	})
-	root.AddCommand(runCmd(), statusCmd(), interruptCmd(), devCmd(), approveCmd(), denyCmd())
-	root.AddCommand(agentCmd(), gcCmd())
+	root := rootCmd()
 	err := knownCommand(root, os.Args[1:])
 	if err == nil {
 		err = root.Execute()
@@ -62,6 +49,25 @@ func main() {
 		os.Exit(exitInfra)
 	}
 	os.Exit(exitOK)
+}
+
+// rootCmd is the starter command and its subcommands.
+func rootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "starter",
+		Short:         "Run LLM agents' tool calls durably on Temporal",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().String("config", "", "a toolpipe.yaml (default: ./toolpipe.yaml when present)")
+	// An unknown flag or a value that does not parse (--heartbeat-timeout=abc) is
+	// bad input: exit 2, as for any other.
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError{fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
+	})
+	root.AddCommand(runCmd(), statusCmd(), interruptCmd(), devCmd(), approveCmd(), denyCmd())
+	root.AddCommand(agentCmd(), gcCmd())
+	return root
 }
 
 // knownCommand refuses a command starter does not have as a usage error (exit 2).

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -34,7 +35,7 @@ func parseMessage(r io.Reader) ([]tool.Block, error) {
 	var msg assistantMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&msg); err != nil {
-		return nil, badInput("the input is not a JSON assistant message: %v", err)
+		return nil, badInput("%s", notAMessage(err))
 	}
 	if msg.Role != wire.RoleAssistant {
 		return nil, badInput("the input is not an assistant message: role is %q, want \"assistant\"", msg.Role)
@@ -61,7 +62,38 @@ func parseMessage(r io.Reader) ([]tool.Block, error) {
 			return nil, tooManyTools(len(blocks))
 		}
 	}
+	if len(blocks) == 0 {
+		return nil, errNoToolUse("the assistant message")
+	}
 	return blocks, nil
+}
+
+// errNoToolUse: a message without tool_use blocks is not a turn (what holds none).
+func errNoToolUse(what string) error {
+	return badInput("%s has no tool_use block: there is nothing to run (a message of text only ends the model's turn; give run the messages whose tool calls should run)", what)
+}
+
+// messageShape is how the input should look, for the errors that say it does not.
+const messageShape = `{"role":"assistant","content":[{"type":"tool_use","id":…,"name":…,"input":{…}}, …]}`
+
+// notAMessage says why the input does not decode as an assistant message, without
+// the decoder's Go type names (main.assistantMessage).
+func notAMessage(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field == "" {
+			return fmt.Sprintf("the input is a JSON %s, not an assistant message: give one message object, %s", te.Value, messageShape)
+		}
+		return fmt.Sprintf("the assistant message's %s is a JSON %s: want %s", te.Field, te.Value, messageShape)
+	}
+	if errors.Is(err, io.EOF) {
+		return "the input is empty: give one assistant message, " + messageShape
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("the input is not JSON (offset %d: %v): give one assistant message, %s", se.Offset, err, messageShape)
+	}
+	return fmt.Sprintf("the input is not a JSON assistant message (%v): give one, %s", err, messageShape)
 }
 
 // parseBlock decodes one content block; ok is false for blocks that are not tool_use.

@@ -276,7 +276,7 @@ func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, 
 		return badInput("reading stdin: %v", err)
 	}
 	if run == nil {
-		return writeUserMessage(stdout, nil)
+		return errNoToolUse("stdin")
 	}
 	e.closeIntake(ctx, run)
 	<-followed

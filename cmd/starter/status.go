@@ -76,6 +76,9 @@ func interruptCmd() *cobra.Command {
 				return err
 			}
 			defer e.close()
+			if _, err := e.describe(cmd.Context(), args[0], "turn"); err != nil { // closed.go: none is bad input
+				return err
+			}
 			if err := e.conn.Client.SignalWorkflow(cmd.Context(), args[0], "", workflows.InterruptSignal, nil); err != nil {
 				return fmt.Errorf("interrupt %s: %w", args[0], err)
 			}
