@@ -190,6 +190,12 @@ func pendingTools(d *workflowservice.DescribeWorkflowExecutionResponse) []pendin
 		var prog activities.Progress
 		if pa.GetHeartbeatDetails() != nil && converter.GetDefaultDataConverter().FromPayloads(pa.GetHeartbeatDetails(), &prog) == nil {
 			pt.ToolUseID, pt.LastLine = prog.ToolUseID, prog.LastLine
+			// The server keeps the details across attempts: until this attempt has
+			// heartbeat, they are the previous attempt's, whose last line is not this
+			// attempt's output.
+			if hb, st := pa.GetLastHeartbeatTime(), pa.GetLastStartedTime(); hb != nil && st != nil && hb.AsTime().Before(st.AsTime()) {
+				pt.LastLine = ""
+			}
 		}
 		out = append(out, pt)
 	}
