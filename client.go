@@ -32,13 +32,26 @@ type (
 // Client starts and drives Turns and Sessions on one task queue: the queue of a
 // worker that Register was called on.
 type Client struct {
-	c     client.Client
-	queue string
+	c        client.Client
+	queue    string
+	stateDir string
 }
 
+// ClientOption configures a Client.
+type ClientOption func(*Client)
+
+// WithStateDir names the state directory the workers of the task queue share. A
+// closed turn's or session's state is read from its history (closed.go), and the
+// payloads too large for history (a 5 MB Write) are read from its payload store.
+func WithStateDir(dir string) ClientOption { return func(c *Client) { c.stateDir = dir } }
+
 // NewClient wraps a Temporal client for the given task queue.
-func NewClient(c client.Client, taskQueue string) *Client {
-	return &Client{c: c, queue: taskQueue}
+func NewClient(c client.Client, taskQueue string, opts ...ClientOption) *Client {
+	cl := &Client{c: c, queue: taskQueue}
+	for _, o := range opts {
+		o(cl)
+	}
+	return cl
 }
 
 // StartTurn starts a Turn under workflow id id: the tool_use blocks of one assistant
@@ -64,17 +77,18 @@ func (c *Client) StartTurn(ctx context.Context, id string, in TurnInput) (*Turn,
 	case err != nil:
 		return nil, fmt.Errorf("toolpipe: start turn %s: %w", id, err)
 	}
-	return &Turn{c: c.c, ID: id, run: run}, nil
+	return &Turn{c: c.c, api: c, ID: id, run: run}, nil
 }
 
 // Turn returns a handle on the turn with workflow id id.
 func (c *Client) Turn(id string) *Turn {
-	return &Turn{c: c.c, ID: id, run: c.c.GetWorkflow(context.Background(), id, "")}
+	return &Turn{c: c.c, api: c, ID: id, run: c.c.GetWorkflow(context.Background(), id, "")}
 }
 
 // Turn is a running or finished Turn workflow.
 type Turn struct {
 	c   client.Client
+	api *Client
 	run client.WorkflowRun
 	// ID is the workflow id.
 	ID string
@@ -138,9 +152,23 @@ func (t *Turn) Result(ctx context.Context) (TurnResult, error) {
 	return r, nil
 }
 
-// State is each call's state, the calls awaiting approval and the notices.
+// State is each call's state, the calls awaiting approval and the notices. A turn
+// that has closed answers from its history, without a query (which would need a
+// worker polling its task queue): its calls are yielded, or StatusUnfinished when
+// the turn failed or was terminated before they ended.
 func (t *Turn) State(ctx context.Context) (TurnState, error) {
-	return query[TurnState](ctx, t.c, "turn", t.ID, "state", workflows.StateQuery)
+	r, err := closed(ctx, t.c, t.ID)
+	if err != nil {
+		return TurnState{}, fmt.Errorf("toolpipe: turn %s: state: %w", t.ID, err)
+	}
+	if r == nil {
+		return query[TurnState](ctx, t.c, "turn", t.ID, "state", workflows.StateQuery)
+	}
+	st, err := t.api.turnState(ctx, r)
+	if err != nil {
+		return st, fmt.Errorf("toolpipe: turn %s: state from its history: %w", t.ID, err)
+	}
+	return st, nil
 }
 
 // Approve lets a call that waits for approval run.
@@ -213,18 +241,19 @@ func (c *Client) StartSession(ctx context.Context, in SessionInput) (*Session, e
 	if err != nil {
 		return nil, fmt.Errorf("toolpipe: start session %s: %w", in.SessionID, err)
 	}
-	return &Session{c: c.c, ID: id, run: run}, nil
+	return &Session{c: c.c, api: c, ID: id, run: run}, nil
 }
 
 // Session returns a handle on the session with id sessionID.
 func (c *Client) Session(sessionID string) *Session {
 	id := SessionWorkflowID(sessionID)
-	return &Session{c: c.c, ID: id, run: c.c.GetWorkflow(context.Background(), id, "")}
+	return &Session{c: c.c, api: c, ID: id, run: c.c.GetWorkflow(context.Background(), id, "")}
 }
 
 // Session is a running or finished Session workflow.
 type Session struct {
 	c   client.Client
+	api *Client
 	run client.WorkflowRun
 	// ID is the workflow id.
 	ID string
@@ -236,13 +265,36 @@ func (s *Session) Send(ctx context.Context, text string) error {
 }
 
 // Events returns what happened from cursor from on: messages, tool calls, results.
+// The events are the running session's memory, not its history: a session that has
+// closed answers Done with no more events, without a query (which would need a
+// worker polling its task queue); its Result and State say how it ended.
 func (s *Session) Events(ctx context.Context, from int) (EventsResponse, error) {
+	r, err := closed(ctx, s.c, s.ID)
+	if err != nil {
+		return EventsResponse{}, fmt.Errorf("toolpipe: session %s: events: %w", s.ID, err)
+	}
+	if r != nil {
+		return EventsResponse{Next: from, Done: true}, nil
+	}
 	return query[EventsResponse](ctx, s.c, "session", s.ID, "events", workflows.EventsQuery, from)
 }
 
-// State is where the session stands: phase, turns, tokens, cost.
+// State is where the session stands: phase, turns, tokens, cost. A session that
+// has closed answers from its last run's history, without a query: phase done, and
+// what its result holds (LastError says how a run that did not complete ended).
 func (s *Session) State(ctx context.Context) (SessionState, error) {
-	return query[SessionState](ctx, s.c, "session", s.ID, "state", workflows.SessionStateQuery)
+	r, err := closed(ctx, s.c, s.ID)
+	if err != nil {
+		return SessionState{}, fmt.Errorf("toolpipe: session %s: state: %w", s.ID, err)
+	}
+	if r == nil {
+		return query[SessionState](ctx, s.c, "session", s.ID, "state", workflows.SessionStateQuery)
+	}
+	st, err := s.api.sessionState(ctx, r)
+	if err != nil {
+		return st, fmt.Errorf("toolpipe: session %s: state from its history: %w", s.ID, err)
+	}
+	return st, nil
 }
 
 // Interrupt stops the running turn's cancel-able calls without a message.

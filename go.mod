@@ -140,7 +140,7 @@ require (
 	github.com/josharian/intern v1.0.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/klauspost/compress v1.18.7 // indirect
-	github.com/labstack/echo/v4 v4.16.4 // indirect
+	github.com/labstack/echo/v4 v4.16.4
 	github.com/labstack/gommon v0.5.0 // indirect
 	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/lib/pq v1.12.3 // indirect

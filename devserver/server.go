@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"sync"
@@ -94,22 +95,31 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, lock: lock}
 	started := false
+	var uiLn net.Listener
 	defer func() {
 		if !started {
+			if uiLn != nil && s.ui == nil {
+				_ = uiLn.Close()
+			}
 			_ = s.Stop()
 		}
 	}()
+	// The UI's port is bound first and held: a process starting at the same moment
+	// finds it taken (ErrUIPort) instead of racing for it (ui.go).
+	if cfg.UI {
+		if uiLn, err = listenUI(cfg.UIPort); err != nil {
+			return nil, err
+		}
+		cfg.UIPort = uiLn.Addr().(*net.TCPAddr).Port
+	}
 
 	// History, matching and worker need ports too, all on loopback.
-	ports, err := freePorts(5)
+	ports, err := freePorts(4)
 	if err != nil {
 		return nil, err
 	}
 	if cfg.FrontendPort == 0 {
 		cfg.FrontendPort = ports[0]
-	}
-	if cfg.UI && cfg.UIPort == 0 {
-		cfg.UIPort = ports[4]
 	}
 	s.frontendAddr = hostPort(cfg.FrontendPort)
 	services := map[primitives.ServiceName]int{
@@ -131,11 +141,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 
-	toCheck := []int{cfg.FrontendPort, ports[1], ports[2], ports[3]}
-	if cfg.UI {
-		toCheck = append(toCheck, cfg.UIPort)
-	}
-	if err := checkPortsFree(toCheck...); err != nil {
+	if err := checkPortsFree(cfg.FrontendPort, ports[1], ports[2], ports[3]); err != nil {
 		return nil, err
 	}
 	if s.temporal, err = newTemporal(cfg, sqlCfg, services, &s.stopping); err != nil {
@@ -151,7 +157,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	if cfg.UI {
-		if s.ui, err = startUI(ctx, cfg.UIPort, s.frontendAddr, cfg.Namespace); err != nil {
+		if s.ui, err = startUI(ctx, uiLn, s.frontendAddr, cfg.Namespace, cfg.Logger); err != nil {
 			return nil, err
 		}
 		s.uiAddr = "http://" + hostPort(cfg.UIPort)

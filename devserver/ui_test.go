@@ -1,10 +1,14 @@
 package devserver
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -72,4 +76,47 @@ func get(t *testing.T, hc *http.Client, url string) (contentType, body string) {
 		t.Fatalf("GET %s: %s\n%.300s", url, resp.Status, b)
 	}
 	return resp.Header.Get("Content-Type"), string(b)
+}
+
+// Two servers on two state directories start at the same moment with the same UI
+// port: one serves the UI, the other gets ErrUIPort, and the process lives on.
+// ui-server's own Start exited the process (FATAL on stdout) when it lost the race
+// for the port, which every earlier check could not prevent.
+func TestTwoServersStartingTogetherShareNoUIPort(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var wg sync.WaitGroup
+	servers, errs := make([]*Server, 2), make([]error, 2)
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			servers[i], errs[i] = Start(ctx, Config{StateDir: t.TempDir(), UI: true, UIPort: port, Logger: testLogger(t)})
+		}()
+	}
+	wg.Wait()
+	served := 0
+	for i := range 2 {
+		switch {
+		case errs[i] == nil:
+			served++
+			if want := "http://" + hostPort(port); servers[i].UIAddress() != want {
+				t.Errorf("UI at %q, want %s", servers[i].UIAddress(), want)
+			}
+			if err := servers[i].Stop(); err != nil {
+				t.Error(err)
+			}
+		case !errors.Is(errs[i], ErrUIPort):
+			t.Errorf("the other server: %v, want ErrUIPort", errs[i])
+		}
+	}
+	if served != 1 {
+		t.Fatalf("%d servers started (errors %v), want 1", served, errs)
+	}
 }

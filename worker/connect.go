@@ -28,6 +28,16 @@ type Conn struct {
 	Address string
 	// Namespace is the namespace the client works in.
 	Namespace string
+	// ServerPID is the process running the embedded server in use (this one when
+	// Server is set); 0 in cluster mode.
+	ServerPID int
+	// NoUI says why no Web UI is served beside the embedded server in use ("off"
+	// when it was not asked for, else the reason: its port is taken, the other
+	// process's server serves none); "" when one is, and in cluster mode.
+	NoUI string
+	// DefaultAddress says that no cluster was configured (no TEMPORAL_ADDRESS, no
+	// profile) and a Cluster-mode connection went to the SDK's default address.
+	DefaultAddress bool
 	// keeper restarts the embedded server when its process exits (keeper.go).
 	keeper *keeper
 }
@@ -86,7 +96,8 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 		}
 		if opts.HostPort != "" || o.Mode == Cluster {
 			opts.Logger = newSDKLogger(o.Logger)
-			if opts.HostPort == "" {
+			defaulted := opts.HostPort == ""
+			if defaulted {
 				opts.HostPort = client.DefaultHostPort
 			}
 			if opts.ExternalStorage, err = payloadStorage(o.StateDir); err != nil {
@@ -96,6 +107,9 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 				return nil, err
 			}
 			c, err := client.DialContext(ctx, opts)
+			if err != nil && defaulted {
+				return nil, fmt.Errorf("connect: no TEMPORAL_ADDRESS or temporal.toml profile is set, and nothing answers at the SDK's default address %s: %w", opts.HostPort, err)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("connect: cluster at %s: %w", opts.HostPort, err)
 			}
@@ -103,7 +117,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 			if ns == "" {
 				ns = client.DefaultNamespace
 			}
-			return &Conn{Client: c, Address: opts.HostPort, Namespace: ns}, nil
+			return &Conn{Client: c, Address: opts.HostPort, Namespace: ns, DefaultAddress: defaulted}, nil
 		}
 	}
 	return connectEmbedded(ctx, o)
@@ -141,7 +155,7 @@ func (c *Conn) Close() {
 // payloadStorage keeps payloads over Temporal's limits (a 5 MB Write) in the state
 // directory; in cluster mode every client and worker must share that directory.
 func payloadStorage(stateDir string) (converter.ExternalStorage, error) {
-	d, err := persistence.NewPayloadDriver(filepath.Join(stateDir, "payloads"))
+	d, err := persistence.NewPayloadDriver(filepath.Join(stateDir, persistence.PayloadDirName))
 	if err != nil {
 		return converter.ExternalStorage{}, fmt.Errorf("connect: %w", err)
 	}

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/toolpipe/toolpipe/devserver"
@@ -31,6 +33,10 @@ func connectEmbedded(ctx context.Context, o ConnectOptions) (*Conn, error) {
 	cfg := devserver.Config{StateDir: o.StateDir, FrontendPort: o.Port, UI: o.UI, UIPort: o.UIPort, Logger: o.Logger, LogLevel: level}
 	var srv *devserver.Server
 	var err error
+	noUI := ""
+	if !o.UI {
+		noUI = "off"
+	}
 	waitUntil := time.Now().Add(serverStartWait)
 	for {
 		if info, ok := devserver.Running(o.StateDir); ok {
@@ -38,14 +44,23 @@ func connectEmbedded(ctx context.Context, o ConnectOptions) (*Conn, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &Conn{Client: c, Embedded: true, Address: info.FrontendAddress, Namespace: info.Namespace,
-				keeper: newKeeper(info.FrontendAddress, nil, cfg)}, nil
+			conn := &Conn{Client: c, Embedded: true, Address: info.FrontendAddress, Namespace: info.Namespace, ServerPID: info.PID,
+				keeper: newKeeper(info.FrontendAddress, nil, cfg)}
+			if info.UIAddress == "" {
+				conn.NoUI = fmt.Sprintf("the embedded server of process %d, which this command uses, serves none", info.PID)
+			}
+			return conn, nil
 		}
 		srv, err = devserver.Start(ctx, cfg)
 		if err != nil && o.UI && !errors.Is(err, devserver.ErrStateDirInUse) {
 			// The UI's port may be taken (another toolpipe, another Temporal): the turn
 			// matters more than the UI, so run without it rather than fail.
 			o.Logger.Warn("starting the embedded server without the Web UI", "error", err)
+			noUI = strings.TrimPrefix(err.Error(), "devserver: ")
+			var taken *devserver.UIPortError
+			if errors.As(err, &taken) {
+				noUI = fmt.Sprintf("port %d on 127.0.0.1 is taken (%v); --ui-port chooses another", taken.Port, taken.Err)
+			}
 			cfg.UI = false
 			srv, err = devserver.Start(ctx, cfg)
 		}
@@ -68,8 +83,8 @@ func connectEmbedded(ctx context.Context, o ConnectOptions) (*Conn, error) {
 		srv.Stop()
 		return nil, err
 	}
-	return &Conn{Client: c, Server: srv, Embedded: true, Address: srv.FrontendAddress(), Namespace: srv.Namespace(),
-		keeper: newKeeper(srv.FrontendAddress(), srv, cfg)}, nil
+	return &Conn{Client: c, Server: srv, Embedded: true, Address: srv.FrontendAddress(), Namespace: srv.Namespace(), ServerPID: os.Getpid(),
+		NoUI: noUI, keeper: newKeeper(srv.FrontendAddress(), srv, cfg)}, nil
 }
 
 // runningUIAddress is the UI of the embedded server another process runs on
@@ -79,4 +94,11 @@ func runningUIAddress(stateDir string) string {
 		return info.UIAddress
 	}
 	return ""
+}
+
+// RunningServer is the embedded server a process runs on stateDir: its frontend
+// address and pid; ok is false when none runs there.
+func RunningServer(stateDir string) (frontend string, pid int, ok bool) {
+	info, ok := devserver.Running(stateDir)
+	return info.FrontendAddress, info.PID, ok
 }

@@ -17,3 +17,6 @@ func (*keeper) close() {}
 
 // runningUIAddress is "": a build without the embedded server never has one.
 func runningUIAddress(string) string { return "" }
+
+// RunningServer finds none: a build without the embedded server cannot tell.
+func RunningServer(string) (string, int, bool) { return "", 0, false }

@@ -2,6 +2,7 @@ package workflows_test
 
 import (
 	"context"
+	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -57,11 +59,19 @@ func TestLostWorkerRetriesOnlyReadOnly(t *testing.T) {
 	}
 }
 
+// shutdownHistories are turns whose edit its worker's shutdown stopped: before the
+// shutdown-result change (reported lost; recorded by the code of 607fce8) and with it.
+const (
+	shutdownHistoryBefore = "testdata/turn_history_shutdown_lost.json"
+	shutdownHistory       = "testdata/turn_history_shutdown.json"
+)
+
 // An attempt that a worker reports as lost (its process found dead) or cut short by
 // its shutdown counts as a lost worker, like a heartbeat timeout: the edit reports
-// interrupted without a second run, the read is retried.
+// interrupted without a second run (that its worker shut down, when it did), the
+// read is retried.
 func TestWorkerLostOrShutdownFailureIsLostWorker(t *testing.T) {
-	for _, typ := range []string{workflows.ErrWorkerLost, workflows.ErrWorkerShutdown} {
+	for typ, want := range map[string]string{workflows.ErrWorkerLost: workflows.LostWorkerMessage, workflows.ErrWorkerShutdown: workflows.ShutdownWorkerMessage} {
 		t.Run(typ, func(t *testing.T) {
 			h := newHarness(t)
 			var editAttempts, readAttempts atomic.Int32
@@ -75,9 +85,13 @@ func TestWorkerLostOrShutdownFailureIsLostWorker(t *testing.T) {
 				}
 				return tool.Output{Content: "read on retry"}, nil
 			})
-			res := h.result(h.start(workflows.TurnInput{Blocks: []tool.Block{editB("e1"), readB("r1")}, CloseIntake: true}))
-			if r := byID(res.Results, "e1"); !r.IsError || r.Content != workflows.LostWorkerMessage {
-				t.Errorf("e1: %+v, want %q", r, workflows.LostWorkerMessage)
+			run := h.start(workflows.TurnInput{Blocks: []tool.Block{editB("e1"), readB("r1")}, CloseIntake: true})
+			res := h.result(run)
+			if r := byID(res.Results, "e1"); !r.IsError || r.Content != want {
+				t.Errorf("e1: %+v, want %q", r, want)
+			}
+			if typ == workflows.ErrWorkerShutdown && os.Getenv("TOOLPIPE_RECORD_HISTORY") == "1" {
+				testenv.WriteHistory(t, shutdownHistory, testenv.History(t, h.c, run.GetID(), run.GetRunID()))
 			}
 			if n := editAttempts.Load(); n != 1 {
 				t.Errorf("the edit ran %d times, want once", n)
@@ -87,4 +101,11 @@ func TestWorkerLostOrShutdownFailureIsLostWorker(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestShutdownResultReplay replays a turn whose edit its worker's shutdown stopped,
+// recorded before the shutdown-result change and with it: both replay.
+func TestShutdownResultReplay(t *testing.T) {
+	replayHistory(t, shutdownHistoryBefore, "")
+	replayHistory(t, shutdownHistory, "")
 }

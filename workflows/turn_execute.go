@@ -16,6 +16,15 @@ import (
 // died while it ran: it is not run again, since it may have partially run (DESIGN §6).
 const LostWorkerMessage = "interrupted: the worker running this tool was lost; it may have partially run"
 
+// ShutdownWorkerMessage is the result of such a tool whose worker shut down (SIGTERM,
+// a starter's Ctrl-C) and stopped it when its grace ran out: the worker was not lost,
+// and said so (ErrWorkerShutdown).
+const ShutdownWorkerMessage = "interrupted: the worker running this tool shut down and stopped it before it finished; it may have partially run"
+
+// shutdownResult is the change id under which a tool its worker's shutdown stopped
+// reports ShutdownWorkerMessage; before it, LostWorkerMessage.
+const shutdownResult = "shutdown-result"
+
 // Error types of a tool attempt that its worker's end stopped (package worker
 // reports them): both count as a lost worker, like a heartbeat timeout.
 const (
@@ -85,7 +94,11 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 		// process group is gone before the synthetic result is reported.
 		waitCtx, _ := workflow.NewDisconnectedContext(gctx)
 		err := fut.Get(waitCtx, &out)
-		if r, m, cancelled := callOutcome(id, out, err, retryable); cancelled {
+		r, m, cancelled := callOutcome(id, out, err, retryable)
+		if !cancelled && !retryable && isShutdown(err) && workflow.GetVersion(gctx, shutdownResult, workflow.DefaultVersion, 1) >= 1 {
+			r = tool.ErrorResult(id, ShutdownWorkerMessage)
+		}
+		if cancelled {
 			t.cancelled(id)
 		} else {
 			t.complete(id, r, m)
@@ -154,6 +167,12 @@ func isLostWorker(err error) bool {
 	}
 	var ae *temporal.ApplicationError
 	return errors.As(err, &ae) && (ae.Type() == ErrWorkerLost || ae.Type() == ErrWorkerShutdown)
+}
+
+// isShutdown: the tool's worker said it shut down under it (not that it died).
+func isShutdown(err error) bool {
+	var ae *temporal.ApplicationError
+	return errors.As(err, &ae) && ae.Type() == ErrWorkerShutdown
 }
 
 // failureMessage unwraps the activity error to the cause a model can act on.

@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -83,8 +82,11 @@ from a scripted fake instead, offline (embedded default only).`,
 			if len(args) == 1 {
 				prompt = args[0]
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+			ctx, stop := withSignals(cmd.Context()) // interrupt_notice.go
 			defer stop()
+			cluster := new(atomic.Bool)
+			defer sayOnInterrupt(ctx, cmd.ErrOrStderr(), "session "+cfg.Session,
+				"run `starter agent --session "+cfg.Session+"` (same --state-dir)", cluster)()
 			if f.fake != "" {
 				closeFake, err := startFakeModel(f.fake)
 				if err != nil {
@@ -94,9 +96,10 @@ from a scripted fake instead, offline (embedded default only).`,
 			}
 			e, err := setup(ctx, cfg, tpworker.Auto)
 			if err != nil {
-				return err
+				return interrupted(ctx, err)
 			}
 			defer e.close()
+			cluster.Store(!e.conn.Embedded)
 			if f.fake != "" && !e.conn.Embedded {
 				return badInput("--fake-model runs the model inside this process: it needs the embedded default (unset TEMPORAL_ADDRESS)")
 			}
@@ -104,9 +107,10 @@ from a scripted fake instead, offline (embedded default only).`,
 			defer endTrace()
 			run, err := e.startSession(ctx, prompt, f)
 			if err != nil {
-				return err
+				return interrupted(ctx, err)
 			}
-			return e.followSession(ctx, run, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			defer e.watchPollers(ctx, run.GetID(), "session", cmd.ErrOrStderr())() // pollers.go
+			return interrupted(ctx, e.followSession(ctx, run, cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyWorkdir, config.KeySettings, config.KeyPermissionMode,
@@ -266,7 +270,7 @@ func (e *env) followSession(ctx context.Context, run client.WorkflowRun, stdout,
 		select {
 		case <-ctx.Done():
 			view.close(context.Background())
-			return fmt.Errorf("stopped watching; the session goes on: `starter agent --session %s` attaches again", e.cfg.Session)
+			return context.Cause(ctx) // a signal: said at once (interrupt_notice.go)
 		case o = <-closed:
 			poll() // the last events, when the closed session still answers
 			done = true
@@ -283,8 +287,8 @@ func (e *env) followSession(ctx context.Context, run client.WorkflowRun, stdout,
 // was terminated.
 func (e *env) sessionOutcome(ctx context.Context, id string, res workflows.SessionResult, err error, stderr io.Writer) error {
 	if err != nil {
-		if errors.Is(ctx.Err(), context.Canceled) {
-			return fmt.Errorf("stopped watching; the session goes on: `starter agent --session %s` attaches again", e.cfg.Session)
+		if ctx.Err() != nil {
+			return context.Cause(ctx) // a signal: said at once (interrupt_notice.go)
 		}
 		var term *temporal.TerminatedError
 		var timeout *temporal.TimeoutError

@@ -25,6 +25,9 @@ func sessionCmd(use, short string, nargs int, run func(e *env, cmd *cobra.Comman
 				return err
 			}
 			defer e.close()
+			if _, err := e.describe(cmd.Context(), sessionWorkflowID(args[0]), "session"); err != nil { // closed.go: none is bad input
+				return err
+			}
 			return run(e, cmd, sessionWorkflowID(args[0]), args[1:])
 		},
 	}
@@ -67,11 +70,8 @@ func agentStatusCmd() *cobra.Command {
 	return sessionCmd("status SESSION", "Show where a session stands, and its running turn's tools", 1,
 		func(e *env, cmd *cobra.Command, id string, _ []string) error {
 			closed := closedStatus(cmd.Context(), e, id)
-			v, err := e.query(cmd.Context(), id, workflows.SessionStateQuery)
-			var st workflows.SessionState
-			if err == nil {
-				err = v.Get(&st)
-			}
+			paused := e.pausedNote(cmd.Context(), id)    // queues.go
+			st, err := e.sessionState(cmd.Context(), id) // closed.go: a closed one from its history
 			if err != nil {
 				if closed != "" {
 					return fmt.Errorf("session %s: the workflow %s and its state cannot be read: %w", id, closed, err)
@@ -81,7 +81,7 @@ func agentStatusCmd() *cobra.Command {
 			out := cmd.OutOrStdout()
 			w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 			fmt.Fprintf(w, "session\t%s\n", st.SessionID)
-			fmt.Fprintf(w, "phase\t%s\n", strings.TrimSpace(string(st.Phase)+" "+st.StopReason))
+			fmt.Fprintf(w, "phase\t%s\n", sessionPhase(st, paused))
 			if closed != "" && closed != "completed" {
 				fmt.Fprintf(w, "workflow\t%s\n", closed)
 			}
@@ -110,19 +110,15 @@ func agentStatusCmd() *cobra.Command {
 			if st.TurnID == "" {
 				return nil
 			}
-			fmt.Fprintf(out, "running turn %s:\n", st.TurnID)
-			tv, err := e.query(cmd.Context(), st.TurnID, workflows.StateQuery)
-			var ts workflows.TurnState
-			if err == nil {
-				err = tv.Get(&ts)
-			}
+			fmt.Fprintf(out, "%s turn %s:\n", map[bool]string{false: "running", true: "paused"}[paused != ""], st.TurnID)
+			ts, err := e.turnState(cmd.Context(), st.TurnID) // closed.go
 			if err != nil {
 				fmt.Fprintf(out, "  (its state is not available: %v)\n", err)
 				return nil
 			}
 			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 			for _, t := range ts.Tools {
-				fmt.Fprintf(tw, "  %s\t%s\t%s\n", t.ID, t.Status, t.Description)
+				fmt.Fprintf(tw, "  %s\t%s\t%s\n", t.ID, callStatus(t, paused != ""), t.Description)
 			}
 			tw.Flush()
 			return nil

@@ -45,6 +45,13 @@ With deny, --reason is passed to the model.`,
 				return err
 			}
 			defer e.close()
+			d, err := e.describe(cmd.Context(), args[0], "turn") // closed.go: none is bad input
+			if err != nil {
+				return err
+			}
+			if how, at, closed := closure(d); closed {
+				return badInput("turn %s has finished (%s at %s): no call of it waits for approval any more", args[0], how, at.Local().Format(time.RFC3339))
+			}
 			// A turn whose starter exited resumes here: the answer needs its worker.
 			serving, err := e.adopt(cmd.Context(), args[0], "turn")
 			if err != nil {

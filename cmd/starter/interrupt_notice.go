@@ -5,18 +5,69 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
 
 	"go.temporal.io/api/serviceerror"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
 
-// sayOnInterrupt prints, the moment Ctrl-C (or SIGTERM) ends ctx, what the process
-// does now and how to resume: stopping this process's tools takes a few seconds, and
-// a silent terminal in the meantime looks frozen. parent is the context before the
-// signal was attached: its end is not an interrupt. The returned func stops the
-// watch.
-func sayOnInterrupt(ctx, parent context.Context, stderr io.Writer, what, resume string) (stop func()) {
+// interruptedError is a command ended by SIGINT (Ctrl-C) or SIGTERM: it exits
+// 128+signal as shells do (130, 143), not 1, since nothing failed (DESIGN §7); what
+// happens to the work was said when the signal came (sayOnInterrupt).
+type interruptedError struct{ sig syscall.Signal }
+
+func (e interruptedError) Error() string { return "interrupted by " + e.name() }
+
+// name is how the user knows the signal.
+func (e interruptedError) name() string {
+	if e.sig == syscall.SIGINT {
+		return "Ctrl-C (SIGINT)"
+	}
+	return "SIGTERM" // the only other one withSignals catches
+}
+
+// exitCode is the status of a command the signal ended.
+func (e interruptedError) exitCode() int { return 128 + int(e.sig) }
+
+// withSignals is signal.NotifyContext for SIGINT and SIGTERM whose cause, once a
+// signal came, is an interruptedError naming it.
+func withSignals(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		select {
+		case s := <-ch:
+			cancel(interruptedError{s.(syscall.Signal)})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { signal.Stop(ch); cancel(nil) }
+}
+
+// interrupted returns the interruptedError when a signal ended ctx, else err: a
+// command that a signal stopped exits as interrupted, whatever error its work
+// returned on the way out (a cancelled update, a cancelled wait).
+func interrupted(ctx context.Context, err error) error {
+	var ie interruptedError
+	if err != nil && errors.As(context.Cause(ctx), &ie) {
+		return ie
+	}
+	return err
+}
+
+// sayOnInterrupt prints, the moment Ctrl-C (or SIGTERM) ends ctx, what happens to
+// the work and how to resume it: at once, since stopping this process's tools takes
+// a moment, and a silent terminal in the meantime looks frozen. what names the work
+// ("the turn", "session S"), resume the command that resumes or follows it again;
+// cluster is set once the command knows that the work runs on a cluster's workers
+// (then this process runs no tool, and the work stays open on the server). The
+// returned func stops the watch.
+func sayOnInterrupt(ctx context.Context, stderr io.Writer, what, resume string, cluster *atomic.Bool) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		select {
@@ -29,9 +80,17 @@ func sayOnInterrupt(ctx, parent context.Context, stderr io.Writer, what, resume 
 				return
 			default:
 			}
-			if parent.Err() == nil {
-				fmt.Fprintf(stderr, "\nstarter: interrupted: stopping the tools this process runs (a few seconds); %s is paused, its state kept in the state directory. To resume, %s.\n", what, resume)
+			var ie interruptedError
+			if !errors.As(context.Cause(ctx), &ie) {
+				return
 			}
+			if cluster.Load() {
+				fmt.Fprintf(stderr, "\nstarter: %s: this process ran no tool (the cluster's workers run them): %s stays open on the server and goes on as they run it. To follow it again, %s.\n",
+					ie.name(), what, resume)
+				return
+			}
+			fmt.Fprintf(stderr, "\nstarter: %s: %s is paused, its state kept in the state directory; the tools this process was running are stopped (within %s) and reported interrupted. To resume, %s.\n",
+				ie.name(), what, starterShutdownGrace, resume)
 		}
 	}()
 	return func() { close(done) }

@@ -14,7 +14,8 @@ import (
 	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
-// Exit statuses of DESIGN §7.
+// Exit statuses of DESIGN §7; a command that SIGINT or SIGTERM stopped exits
+// 128+signal (130, 143: interruptedError).
 const (
 	exitOK       = 0
 	exitInfra    = 1
@@ -35,6 +36,28 @@ func main() {
 	// First: the process is executed again without its secrets in the environment
 	// (tools could read them in /proc/$PPID/environ), holding them in memory.
 	tpworker.HideSecrets()
+	root := rootCmd()
+	err := knownCommand(root, os.Args[1:])
+	if err == nil {
+		err = root.Execute()
+	}
+	var ie interruptedError
+	if errors.As(err, &ie) {
+		os.Exit(ie.exitCode()) // said when the signal came (interrupt_notice.go)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "starter:", oneLine(err))
+		var bad badInputError
+		if errors.As(err, &bad) || isUsageError(err) {
+			os.Exit(exitBadInput)
+		}
+		os.Exit(exitInfra)
+	}
+	os.Exit(exitOK)
+}
+
+// rootCmd is the starter command and its subcommands.
+func rootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "starter",
 		Short:         "Run LLM agents' tool calls durably on Temporal",
@@ -49,19 +72,7 @@ func main() {
 	})
 	root.AddCommand(runCmd(), statusCmd(), interruptCmd(), devCmd(), approveCmd(), denyCmd())
 	root.AddCommand(agentCmd(), gcCmd())
-	err := knownCommand(root, os.Args[1:])
-	if err == nil {
-		err = root.Execute()
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "starter:", oneLine(err))
-		var bad badInputError
-		if errors.As(err, &bad) || isUsageError(err) {
-			os.Exit(exitBadInput)
-		}
-		os.Exit(exitInfra)
-	}
-	os.Exit(exitOK)
+	return root
 }
 
 // knownCommand refuses a command starter does not have as a usage error (exit 2).

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -65,8 +66,9 @@ func parseMessage(r io.Reader) ([]tool.Block, error) {
 		return nil, fmt.Errorf("read message: %w", err)
 	}
 	var msg assistantMessage
-	if err := json.Unmarshal(data, &msg); err != nil {
-		return nil, badInput("the input is not a JSON assistant message: %v", err)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&msg); err != nil {
+		return nil, badInput("%s", notAMessage(err))
 	}
 	if msg.Role != wire.RoleAssistant {
 		return nil, badInput("the input is not an assistant message: role is %q, want \"assistant\"", msg.Role)
@@ -101,6 +103,9 @@ func parseMessage(r io.Reader) ([]tool.Block, error) {
 				"hand the blocks over one at a time with `starter run --stream` (one content block per line)", maxStartInputBytes, persistence.MaxPayloadBytes)
 		}
 	}
+	if len(blocks) == 0 {
+		return nil, errNoToolUse("the assistant message")
+	}
 	return blocks, nil
 }
 
@@ -120,6 +125,34 @@ func readAll(r io.Reader) ([]byte, error) {
 		}
 	}
 	return io.ReadAll(r)
+}
+
+// errNoToolUse: a message without tool_use blocks is not a turn (what holds none).
+func errNoToolUse(what string) error {
+	return badInput("%s has no tool_use block: there is nothing to run (a message of text only ends the model's turn; give run the messages whose tool calls should run)", what)
+}
+
+// messageShape is how the input should look, for the errors that say it does not.
+const messageShape = `{"role":"assistant","content":[{"type":"tool_use","id":…,"name":…,"input":{…}}, …]}`
+
+// notAMessage says why the input does not decode as an assistant message, without
+// the decoder's Go type names (main.assistantMessage).
+func notAMessage(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field == "" {
+			return fmt.Sprintf("the input is a JSON %s, not an assistant message: give one message object, %s", te.Value, messageShape)
+		}
+		return fmt.Sprintf("the assistant message's %s is a JSON %s: want %s", te.Field, te.Value, messageShape)
+	}
+	if errors.Is(err, io.EOF) {
+		return "the input is empty: give one assistant message, " + messageShape
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("the input is not JSON (offset %d: %v): give one assistant message, %s", se.Offset, err, messageShape)
+	}
+	return fmt.Sprintf("the input is not a JSON assistant message (%v): give one, %s", err, messageShape)
 }
 
 // parseBlock decodes one content block; ok is false for blocks that are not tool_use.

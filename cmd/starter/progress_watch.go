@@ -147,15 +147,20 @@ func (w *watcher) stop(ctx context.Context) {
 }
 
 // poll reads the turn and shows it. A failed read (the turn not yet picked up by a
-// worker, a server restarting) keeps what was last read.
+// worker, a server restarting) keeps what was last read. A closed turn is not
+// queried (a query would wait for a worker on its queue, closed.go): its tools are
+// drawn as last seen, with the results it yielded.
 func (w *watcher) poll(ctx context.Context) {
-	var st workflows.TurnState
-	if v, err := w.r.QueryWorkflow(ctx, w.id, "", workflows.StateQuery); err == nil && v.Get(&st) == nil {
-		w.mu.Lock()
-		w.last = st
-		w.mu.Unlock()
+	d, derr := w.r.DescribeWorkflowExecution(ctx, w.id, "")
+	if _, _, closed := closure(d); derr != nil || !closed {
+		var st workflows.TurnState
+		if v, err := w.r.QueryWorkflow(ctx, w.id, "", workflows.StateQuery); err == nil && v.Get(&st) == nil {
+			w.mu.Lock()
+			w.last = st
+			w.mu.Unlock()
+		}
 	}
-	if d, err := w.r.DescribeWorkflowExecution(ctx, w.id, ""); err == nil {
+	if derr == nil {
 		pending := pendingTools(d)
 		w.mu.Lock()
 		w.pending = pending
@@ -185,6 +190,12 @@ func pendingTools(d *workflowservice.DescribeWorkflowExecutionResponse) []pendin
 		var prog activities.Progress
 		if pa.GetHeartbeatDetails() != nil && converter.GetDefaultDataConverter().FromPayloads(pa.GetHeartbeatDetails(), &prog) == nil {
 			pt.ToolUseID, pt.LastLine = prog.ToolUseID, prog.LastLine
+			// The server keeps the details across attempts: until this attempt has
+			// heartbeat, they are the previous attempt's, whose last line is not this
+			// attempt's output.
+			if hb, st := pa.GetLastHeartbeatTime(), pa.GetLastStartedTime(); hb != nil && st != nil && hb.AsTime().Before(st.AsTime()) {
+				pt.LastLine = ""
+			}
 		}
 		out = append(out, pt)
 	}

@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
-	"go.temporal.io/sdk/converter"
 	sdkworker "go.temporal.io/sdk/worker"
 
 	tpworker "github.com/toolpipe/toolpipe/worker"
@@ -19,6 +19,12 @@ import (
 // the process that runs it is still alive, this one follows and takes over when
 // that process exits. The server stays up while any client needs it (worker's
 // server keeper).
+
+// starterShutdownGrace is how long the tools of a run or agent process may go on
+// once it exits (Ctrl-C, SIGTERM): then they are cancelled, their processes killed,
+// and reported to their turns as stopped by the shutdown. The user asked the
+// process to stop: a worker's 10 s grace would keep the tools running, silently.
+const starterShutdownGrace = time.Second
 
 // servedQueue is a worker this process runs and the queue lock it holds.
 type servedQueue struct {
@@ -43,8 +49,13 @@ func (e *env) serveQueue(queue string, lock *tpworker.QueueLock) error {
 			return fmt.Errorf("task queue %s is served by another process", queue)
 		}
 	}
+	var grace time.Duration // dev's worker on the shared queue: a worker's 10 s
+	if queue != e.base {
+		grace = starterShutdownGrace
+	}
 	w, err := tpworker.Start(tpworker.Config{Client: e.conn.Client, TaskQueue: queue, StateDir: e.cfg.StateDir, Logger: e.log,
-		WebFetchAllowPrivate: e.cfg.WebFetchAllowPrivate, WebFetchTimeout: e.cfg.WebFetchTimeout, Overrides: e.overrides, MCPEnvAllow: e.cfg.MCPEnvAllow})
+		WebFetchAllowPrivate: e.cfg.WebFetchAllowPrivate, WebFetchTimeout: e.cfg.WebFetchTimeout, Overrides: e.overrides, MCPEnvAllow: e.cfg.MCPEnvAllow,
+		ShutdownGrace: grace})
 	if err != nil {
 		lock.Release()
 		return fmt.Errorf("in-process worker: %w", err)
@@ -136,16 +147,8 @@ func (e *env) pausedNote(ctx context.Context, id string) string {
 		id, len(d.GetPendingActivities()))
 }
 
-// query asks the workflow id a query, first making sure something polls its queue
-// (answerQueries): the commands that read a turn's or a session's state call this,
-// never the client directly, since the starter that ran it may have exited.
-func (e *env) query(ctx context.Context, id, queryType string, args ...any) (converter.EncodedValue, error) {
-	e.answerQueries(ctx, id)
-	return e.conn.Client.QueryWorkflow(ctx, id, "", queryType, args...)
-}
-
 // answerQueries makes sure a query about the workflow id can be answered: when it
-// is on a process's queue that nothing polls (its starter exited, or it finished),
+// runs on a process's queue that nothing polls (its starter exited),
 // this process polls that queue for workflow tasks only, without taking its lock:
 // queries replay the workflow, and no tool of it runs here.
 func (e *env) answerQueries(ctx context.Context, id string) {
@@ -153,8 +156,8 @@ func (e *env) answerQueries(ctx context.Context, id string) {
 		return
 	}
 	d, err := e.conn.Client.DescribeWorkflowExecution(ctx, id, "")
-	if err != nil {
-		return
+	if err != nil || d.GetWorkflowExecutionInfo().GetCloseTime() != nil {
+		return // a closed one answers from its history (closed.go)
 	}
 	queue := d.GetExecutionConfig().GetTaskQueue().GetName()
 	if !tpworker.IsProcessQueue(queue, e.base) || tpworker.QueueServed(e.cfg.StateDir, queue) {

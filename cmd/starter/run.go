@@ -7,9 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -47,11 +46,12 @@ to the existing turn: completed tools are not run again.`,
 			if err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+			ctx, stop := withSignals(cmd.Context()) // interrupt_notice.go
 			defer stop()
-			defer sayOnInterrupt(ctx, cmd.Context(), cmd.ErrOrStderr(), "the turn", "run the same `starter run` again (same --session, message and --state-dir)")()
+			cluster := new(atomic.Bool)
+			defer sayOnInterrupt(ctx, cmd.ErrOrStderr(), "the turn", "run the same `starter run` again (same --session, message and --state-dir)", cluster)()
 			if stream {
-				return runStream(ctx, cfg, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+				return interrupted(ctx, runStream(ctx, cfg, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cluster))
 			}
 			blocks, err := readMessage(args[0], cmd.InOrStdin())
 			if err != nil {
@@ -59,16 +59,17 @@ to the existing turn: completed tools are not run again.`,
 			}
 			e, err := setup(ctx, cfg, tpworker.Auto)
 			if err != nil {
-				return err
+				return interrupted(ctx, err)
 			}
 			defer e.close()
+			cluster.Store(!e.conn.Embedded)
 			ctx, endTrace := e.traceTurn(ctx) // trace.go
 			defer endTrace()
 			run, err := e.startOrAttach(ctx, blocks, workflows.TurnInput{Blocks: blocks, CloseIntake: true})
 			if err != nil {
-				return err
+				return interrupted(ctx, err)
 			}
-			return e.finish(ctx, run, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return interrupted(ctx, e.finish(ctx, run, cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyWorkdir, config.KeySettings, config.KeyPermissionMode,
@@ -159,9 +160,13 @@ func (e *env) startOrAttach(ctx context.Context, named []tool.Block, in workflow
 func (e *env) finish(ctx context.Context, run client.WorkflowRun, stdout, stderr io.Writer) error {
 	// On a terminal, prompts print above the progress frame (progress.go).
 	stderr = liveStderr(stderr)
-	stopApprovals := watchApprovals(ctx, e.conn.Client, run.GetID(), stderr) // approvals_watch.go
-	follow(ctx, e.conn.Client, run, stderr)
-	stopApprovals()
+	if !e.alreadyFinished(ctx, run.GetID(), stderr) { // closed.go: nothing to follow
+		stopPollers := e.watchPollers(ctx, run.GetID(), "turn", stderr)          // pollers.go
+		stopApprovals := watchApprovals(ctx, e.conn.Client, run.GetID(), stderr) // approvals_watch.go
+		follow(ctx, e.conn.Client, run, stderr)
+		stopApprovals()
+		stopPollers()
+	}
 	var res workflows.TurnResult
 	if err := run.Get(ctx, &res); err != nil {
 		return fmt.Errorf("turn %s: %w", run.GetID(), err)
@@ -218,12 +223,13 @@ func firstLine(s string) string {
 
 // runStream hands blocks to the turn as they arrive on stdin, one per line. The turn
 // starts with the first tool_use block, whose id (with the session) names it.
-func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stderr io.Writer) error {
+func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stderr io.Writer, cluster *atomic.Bool) error {
 	e, err := setup(ctx, cfg, tpworker.Auto)
 	if err != nil {
 		return err
 	}
 	defer e.close()
+	cluster.Store(!e.conn.Embedded)
 	ctx, endTrace := e.traceTurn(ctx) // trace.go
 	defer endTrace()
 	sc := bufio.NewScanner(stdin)
@@ -253,7 +259,13 @@ func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, 
 			if run, err = e.startOrAttach(ctx, []tool.Block{b}, workflows.TurnInput{Blocks: []tool.Block{b}}); err != nil {
 				return err
 			}
-			go func() { follow(ctx, e.conn.Client, run, stderr); close(followed) }()
+			go func() {
+				if !e.alreadyFinished(ctx, run.GetID(), stderr) { // closed.go
+					defer e.watchPollers(ctx, run.GetID(), "turn", stderr)() // pollers.go
+					follow(ctx, e.conn.Client, run, stderr)
+				}
+				close(followed)
+			}()
 			continue
 		}
 		if err := e.addBlock(ctx, run, b); err != nil {
@@ -265,7 +277,7 @@ func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, 
 		return badInput("reading stdin: %v", err)
 	}
 	if run == nil {
-		return writeUserMessage(stdout, nil)
+		return errNoToolUse("stdin")
 	}
 	e.closeIntake(ctx, run)
 	<-followed

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolpipe/toolpipe"
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/persisted"
 	tpworker "github.com/toolpipe/toolpipe/worker"
@@ -24,6 +25,9 @@ type env struct {
 	log  *slog.Logger
 	conn *tpworker.Conn
 	tel  *tpworker.Telemetry
+	// api reads turns and sessions through the Go API: a closed one from its
+	// history, never through a query that needs a worker (closed.go).
+	api *toolpipe.Client
 	// base is the configured task queue; cfg.TaskQueue is the one this process
 	// starts workflows on (its own queue in embedded mode).
 	base string
@@ -78,7 +82,7 @@ func setupWorker(ctx context.Context, cfg config.Config, mode tpworker.Mode, wit
 		return nil, err
 	}
 	e := &env{cfg: cfg, log: log, conn: conn, tel: tel, base: cfg.TaskQueue, stderr: os.Stderr, served: map[string]servedQueue{},
-		overrides: cfg.Overrides(log)}
+		overrides: cfg.Overrides(log), api: toolpipe.NewClient(conn.Client, cfg.TaskQueue, toolpipe.WithStateDir(cfg.StateDir))}
 	if conn.Embedded && withWorker {
 		queue := cfg.TaskQueue
 		if mode != tpworker.Embedded {

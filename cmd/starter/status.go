@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -13,7 +15,7 @@ import (
 func statusCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "status WORKFLOW_ID",
-		Short: "Show each tool's state in a turn",
+		Short: "Show each tool's state in a turn, or where a session stands",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e, err := connect(cmd)
@@ -21,31 +23,40 @@ func statusCmd() *cobra.Command {
 				return err
 			}
 			defer e.close()
-			// A paused or finished turn has no worker to answer a query: say that it is
-			// paused, and answer with a worker that runs no tool (queues.go).
-			if note := e.pausedNote(cmd.Context(), args[0]); note != "" {
-				fmt.Fprintln(cmd.OutOrStdout(), note)
-			}
-			v, err := e.query(cmd.Context(), args[0], workflows.StateQuery)
+			ctx, id, out := cmd.Context(), args[0], cmd.OutOrStdout()
+			d, err := e.describe(ctx, id, "turn or session")
 			if err != nil {
-				return fmt.Errorf("query %s: %w", args[0], err)
+				return err
 			}
-			var st workflows.TurnState
-			if err := v.Get(&st); err != nil {
-				return fmt.Errorf("query %s: %w", args[0], err)
+			switch typ := d.GetWorkflowExecutionInfo().GetType().GetName(); typ {
+			case workflows.SessionWorkflowName:
+				// A session's state is agent status's: one place prints it.
+				return agentStatusCmd().RunE(cmd, []string{strings.TrimPrefix(id, "session-")})
+			case workflows.TurnWorkflowName:
+			default:
+				return badInput("%s is a %s workflow, not a toolpipe turn or session", id, typ)
 			}
-			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			paused := false
+			if how, at, closed := closure(d); closed {
+				// Its state comes from its history (closed.go), never from a query.
+				fmt.Fprintf(out, "%s finished (%s at %s)\n", id, how, at.Local().Format(time.RFC3339))
+			} else if note := e.pausedNote(ctx, id); note != "" {
+				fmt.Fprintln(out, note)
+				paused = true
+			}
+			st, err := e.turnState(ctx, id) // closed.go
+
+			if err != nil {
+				return err
+			}
+			w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "ID\tSTATUS\tSAFE\tINTERRUPT\tCALL")
 			for _, t := range st.Tools {
-				status := string(t.Status)
-				if t.IsError {
-					status += " (error)"
-				}
-				fmt.Fprintf(w, "%s\t%s\t%v\t%s\t%s\n", t.ID, status, t.Safe, t.Interrupt, t.Description)
+				fmt.Fprintf(w, "%s\t%s\t%v\t%s\t%s\n", t.ID, callStatus(t, paused), t.Safe, t.Interrupt, t.Description)
 			}
 			w.Flush()
-			fmt.Fprintf(cmd.OutOrStdout(), "interruptible: %v  intake closed: %v\n", st.Interruptible, st.IntakeClosed)
-			printApprovals(cmd.OutOrStdout(), args[0], st) // approve.go
+			fmt.Fprintf(out, "interruptible: %v  intake closed: %v\n", st.Interruptible, st.IntakeClosed)
+			printApprovals(out, id, st) // approve.go
 			return nil
 		},
 	}
@@ -65,6 +76,9 @@ func interruptCmd() *cobra.Command {
 				return err
 			}
 			defer e.close()
+			if _, err := e.describe(cmd.Context(), args[0], "turn"); err != nil { // closed.go: none is bad input
+				return err
+			}
 			if err := e.conn.Client.SignalWorkflow(cmd.Context(), args[0], "", workflows.InterruptSignal, nil); err != nil {
 				return fmt.Errorf("interrupt %s: %w", args[0], err)
 			}

@@ -14,6 +14,10 @@ import (
 func (e *env) printLink(ctx context.Context, workflowID, runID string) {
 	link := e.conn.Link(ctx, e.cfg.StateDir, workflowID, runID)
 	if link == "" {
+		if e.conn.Server != nil && e.conn.NoUI != "" && e.conn.NoUI != "off" {
+			// This process asked for the UI and could not serve it (its port taken).
+			fmt.Fprintf(e.stderr, "Web UI: none: %s\n", e.conn.NoUI)
+		}
 		return
 	}
 	fmt.Fprintf(e.stderr, "Web UI: %s\n", link)

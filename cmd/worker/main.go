@@ -88,6 +88,9 @@ func main() {
 			if n := activities.SandboxNotice(); n != "" { // no bubblewrap: how read-only commands run instead
 				fmt.Fprintln(os.Stderr, n)
 			}
+			if note := conn.DefaultAddressNote(cfg.StateDir); note != "" {
+				fmt.Fprintln(os.Stderr, "worker: "+note)
+			}
 			<-ctx.Done()
 			log.Info("worker stopping: running tools are cancelled")
 			w.Stop()

@@ -139,7 +139,7 @@ func AddFlags(fs *pflag.FlagSet, keys ...string) {
 			fs.String(k, "warn", "log level: "+strings.Join(logLevels, ", "))
 			fs.String(KeyLogFormat, "text", "log format: "+strings.Join(LogFormats, ", "))
 		case KeyAskTimeout:
-			fs.Duration(k, 24*time.Hour, "how long a tool call waits for `starter approve` before it is denied")
+			fs.Duration(k, 24*time.Hour, "how long a tool call waits for an answer (starter approve or deny) before it is denied")
 		case KeyWebFetchAllowPrivate:
 			fs.Bool(k, false, "let WebFetch reach loopback, private and link-local addresses")
 		case KeyWebFetchTimeout:

@@ -44,8 +44,14 @@ func (e *env) lingering(id string, heartbeat time.Duration) (wait func(ctx conte
 
 func wantInterrupted(t *testing.T, res workflows.TurnResult) {
 	t.Helper()
-	if r, ok := byID(res.Results, "b"); !ok || !r.IsError || r.Content != workflows.LostWorkerMessage {
-		t.Fatalf("result %+v, want the lost-worker text %q", res.Results, workflows.LostWorkerMessage)
+	wantResult(t, res, workflows.LostWorkerMessage)
+}
+
+// wantResult checks that call b's result is the error text want.
+func wantResult(t *testing.T, res workflows.TurnResult, want string) {
+	t.Helper()
+	if r, ok := byID(res.Results, "b"); !ok || !r.IsError || r.Content != want {
+		t.Fatalf("result %+v, want the error %q", res.Results, want)
 	}
 }
 
@@ -117,8 +123,9 @@ func TestStalledWorkerNotDeclaredLost(t *testing.T) {
 }
 
 // A worker stopped with SIGTERM reports the tools its shutdown grace cut short: the
-// turn gets the lost-worker result at once, not after the heartbeat timeout, and no
-// sweep is needed for it.
+// turn gets the shut-down result at once (not the lost-worker one: the worker was
+// not lost, and said why it stopped the tool), not after the heartbeat timeout, and
+// no sweep is needed for it.
 func TestShutdownWorkerReportsItsTools(t *testing.T) {
 	t.Setenv(graceEnv, "1s")
 	e := newEnv(t)
@@ -140,5 +147,5 @@ func TestShutdownWorkerReportsItsTools(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(testenv.Context(t), longHeartbeat/2)
 	defer cancel()
-	wantInterrupted(t, wait(ctx))
+	wantResult(t, wait(ctx), workflows.ShutdownWorkerMessage)
 }
