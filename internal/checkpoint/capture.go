@@ -1,0 +1,332 @@
+package checkpoint
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/toolpipe/toolpipe/internal/blobstore"
+)
+
+// CaptureOptions are what one capture is for.
+type CaptureOptions struct {
+	// Session, when set, also stores a record of the checkpoint under the session
+	// (blobstore.CheckpointRecordKey): what a retention sweep keeps the objects for,
+	// and what a reader lists to find a session's checkpoints.
+	Session string
+}
+
+// Result is what a capture stored.
+type Result struct {
+	// ID is the checkpoint: the root tree's object id.
+	ID string `json:"id"`
+	// Files is how many files (and symbolic links) the checkpoint holds.
+	Files int `json:"files"`
+	// Changed is how many paths were added, changed or removed since the previous
+	// capture of this workspace on this host (every path, the first time).
+	Changed int `json:"changed"`
+	// Uploaded and UploadedBytes are the objects this capture sent to the store and
+	// their stored (compressed) size: what the checkpoint cost the store.
+	Uploaded      int   `json:"uploaded"`
+	UploadedBytes int64 `json:"uploaded_bytes"`
+	// Skipped is what was left out although not ignored, and why.
+	Skipped []Skipped `json:"skipped,omitempty"`
+}
+
+// Skipped is a path a checkpoint left out.
+type Skipped struct {
+	Path   string `json:"path"`
+	Size   int64  `json:"size,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// Notice says in one line what a checkpoint left out, for the session's notices;
+// empty when it left out nothing.
+func (r Result) Notice() string {
+	if len(r.Skipped) == 0 {
+		return ""
+	}
+	const show = 5
+	var parts []string
+	for _, s := range r.Skipped[:min(show, len(r.Skipped))] {
+		if s.Size > 0 {
+			parts = append(parts, fmt.Sprintf("%s (%s, %s)", s.Path, humanBytes(s.Size), s.Reason))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s (%s)", s.Path, s.Reason))
+		}
+	}
+	if more := len(r.Skipped) - show; more > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more", more))
+	}
+	noun := "paths"
+	if len(r.Skipped) == 1 {
+		noun = "path"
+	}
+	return fmt.Sprintf("checkpoint %s left out %d %s: %s; a restore will not have them", short(r.ID), len(r.Skipped), noun, strings.Join(parts, ", "))
+}
+
+func short(id string) string { return id[:min(12, len(id))] }
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// Capture checkpoints workdir into the store and returns its id. It reads the
+// workspace and writes nothing in it.
+func (c *Checkpointer) Capture(ctx context.Context, workdir string, opts CaptureOptions) (Result, error) {
+	if info, err := os.Stat(workdir); err != nil || !info.IsDir() {
+		return Result{}, fmt.Errorf("checkpoint: workspace %s is not a directory (%v)", workdir, err)
+	}
+	w, err := c.open(ctx, workdir)
+	if err != nil {
+		return Result{}, err
+	}
+	defer w.close()
+	res, err := w.capture(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	if opts.Session != "" {
+		if err := c.record(ctx, opts.Session, workdir, res); err != nil {
+			return Result{}, err
+		}
+	}
+	return res, nil
+}
+
+// record is what CheckpointRecordKey holds.
+type record struct {
+	Result
+	Workdir string    `json:"workdir"`
+	Time    time.Time `json:"time"`
+}
+
+func (c *Checkpointer) record(ctx context.Context, session, workdir string, res Result) error {
+	k, err := blobstore.CheckpointRecordKey(session, res.ID)
+	if err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	data, _ := json.Marshal(record{Result: res, Workdir: workdir, Time: time.Now().UTC()})
+	if err := c.cfg.Store.Put(ctx, k, data, blobstore.Exclusive); err != nil && !errors.Is(err, blobstore.ErrExist) {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	return nil
+}
+
+// capture updates the private index from the work tree, writes its tree and uploads
+// what the store lacks. The caller holds the workspace lock.
+func (w *workspace) capture(ctx context.Context) (Result, error) {
+	if err := w.applyRules(); err != nil {
+		return Result{}, err
+	}
+	plan, err := w.scan(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(plan.forceRemove) > 0 {
+		if _, err := w.run(ctx, nulList(plan.forceRemove), "update-index", "-z", "--force-remove", "--stdin"); err != nil {
+			return Result{}, err
+		}
+	}
+	if len(plan.update) > 0 {
+		if _, err := w.run(ctx, nulList(plan.update), "update-index", "-z", "--add", "--remove", "--stdin"); err != nil {
+			return Result{}, err
+		}
+	}
+	tree := w.state.Index
+	if changed := len(plan.update) + len(plan.forceRemove); changed > 0 || tree == "" {
+		out, err := w.run(ctx, nil, "write-tree")
+		if err != nil {
+			return Result{}, err
+		}
+		tree = strings.TrimSpace(string(out))
+		w.state.Index = tree
+	}
+	res := Result{ID: tree, Files: w.indexEntries(), Changed: len(plan.update) + len(plan.forceRemove), Skipped: plan.skipped}
+	if res.Uploaded, res.UploadedBytes, err = w.upload(ctx, tree); err != nil {
+		return Result{}, err
+	}
+	return res, w.saveState()
+}
+
+// applyRules writes the exclude rules into the private repository and rebuilds the
+// index from scratch when they, or the caps, changed since the last capture: files
+// the index holds were admitted under the old rules.
+func (w *workspace) applyRules() error {
+	var rules bytes.Buffer
+	rules.WriteString("# toolpipe checkpoint excludes\n")
+	for _, p := range w.c.cfg.Excludes {
+		rules.WriteString(p + "\n")
+	}
+	if own, err := os.ReadFile(filepath.Join(w.workdir, ".git", "info", "exclude")); err == nil {
+		rules.WriteString("# the workspace's .git/info/exclude\n")
+		rules.Write(own)
+		rules.WriteString("\n")
+	}
+	sum := sha256.Sum256(fmt.Appendf(rules.Bytes(), "\x00%d %d", w.c.cfg.MaxFileBytes, w.c.cfg.MaxCheckpointBytes))
+	fp := hex.EncodeToString(sum[:])
+	if fp == w.state.Rules {
+		return nil
+	}
+	if err := os.WriteFile(filepath.Join(w.gitDir, "info", "exclude"), rules.Bytes(), 0o600); err != nil {
+		return fmt.Errorf("checkpoint: cache: %w", err)
+	}
+	if err := os.Remove(w.index); err != nil && !isNotExist(err) {
+		return fmt.Errorf("checkpoint: cache: %w", err)
+	}
+	w.state.Rules, w.state.Index = fp, ""
+	return nil
+}
+
+// plan is what a scan decided: paths to (re)hash or drop when missing, paths to
+// drop although present, and what was left out.
+type plan struct {
+	update      []string
+	forceRemove []string
+	skipped     []Skipped
+}
+
+// scan asks git what changed against the private index (its stat cache makes this
+// cost a stat per file, not a read) and decides, path by path, what to capture.
+func (w *workspace) scan(ctx context.Context) (plan, error) {
+	out, err := w.run(ctx, nil, "ls-files", "-z", "-t", "-o", "-m", "-d", "--exclude-standard")
+	if err != nil {
+		return plan{}, err
+	}
+	var p plan
+	tracked := map[string]bool{}
+	var paths []string
+	rulesChanged := false
+	for entry := range bytes.SplitSeq(out, []byte{0}) {
+		if len(entry) < 3 {
+			continue
+		}
+		tag, name := entry[0], string(entry[2:])
+		if _, seen := tracked[name]; !seen {
+			paths = append(paths, name)
+		}
+		tracked[name] = tracked[name] || tag != '?'
+		if path.Base(strings.TrimSuffix(name, "/")) == ".gitignore" {
+			rulesChanged = true
+		}
+	}
+	drop := map[string]bool{}
+	if rulesChanged && w.state.Index != "" {
+		// A .gitignore changed: files captured before may be ignored now.
+		ign, err := w.run(ctx, nil, "ls-files", "-z", "-c", "-i", "--exclude-standard")
+		if err != nil {
+			return plan{}, err
+		}
+		for name := range bytes.SplitSeq(ign, []byte{0}) {
+			if len(name) > 0 {
+				drop[string(name)] = true
+			}
+		}
+	}
+	type candidate struct {
+		path string
+		size int64
+	}
+	var files []candidate
+	leaveOut := func(name string, size int64, reason string) {
+		p.skipped = append(p.skipped, Skipped{Path: name, Size: size, Reason: reason})
+		if tracked[name] {
+			drop[name] = true
+		}
+	}
+	for _, name := range paths {
+		if drop[name] {
+			continue
+		}
+		if dir, ok := strings.CutSuffix(name, "/"); ok {
+			// git lists a directory with its own .git as one entry and never looks in.
+			p.skipped = append(p.skipped, Skipped{Path: dir, Reason: "nested git repository"})
+			continue
+		}
+		full := filepath.Join(w.workdir, filepath.FromSlash(name))
+		info, err := os.Lstat(full)
+		switch {
+		case isNotExist(err):
+			if tracked[name] {
+				p.update = append(p.update, name) // --remove drops it
+			}
+		case err != nil:
+			leaveOut(name, 0, "cannot be read: "+err.Error())
+		case info.Mode()&os.ModeSymlink != 0:
+			p.update = append(p.update, name)
+		case info.Mode().IsRegular():
+			switch max := w.c.cfg.MaxFileBytes; {
+			case max >= 0 && info.Size() > max:
+				leaveOut(name, info.Size(), fmt.Sprintf("over the %s per-file cap", humanBytes(max)))
+			case !readable(full):
+				leaveOut(name, info.Size(), "cannot be read")
+			default:
+				files = append(files, candidate{name, info.Size()})
+			}
+		case info.IsDir():
+			drop[name] = true // a tracked file that became a directory; git lists its files
+		default:
+			leaveOut(name, 0, "not a regular file or symbolic link")
+		}
+	}
+	// The checkpoint's cap on new content: the smallest files first, so that one
+	// huge output does not push out a turn's source edits.
+	slices.SortFunc(files, func(a, b candidate) int { return cmp.Or(cmp.Compare(a.size, b.size), strings.Compare(a.path, b.path)) })
+	var total int64
+	for _, f := range files {
+		if max := w.c.cfg.MaxCheckpointBytes; max >= 0 && total+f.size > max {
+			leaveOut(f.path, f.size, fmt.Sprintf("over the %s cap on one checkpoint's new content; tried again next time", humanBytes(max)))
+			continue
+		}
+		total += f.size
+		p.update = append(p.update, f.path)
+	}
+	for name := range drop {
+		p.forceRemove = append(p.forceRemove, name)
+	}
+	slices.Sort(p.forceRemove)
+	slices.Sort(p.update)
+	slices.SortFunc(p.skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
+	return p, nil
+}
+
+// readable reports whether a regular file can be opened for reading (git would
+// otherwise stop the whole update at it). O_NONBLOCK: never wait on a file that
+// turned into a FIFO since the Lstat.
+func readable(path string) bool {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	syscall.Close(fd)
+	return true
+}
+
+func nulList(paths []string) []byte {
+	var b bytes.Buffer
+	for _, p := range paths {
+		b.WriteString(p)
+		b.WriteByte(0)
+	}
+	return b.Bytes()
+}
