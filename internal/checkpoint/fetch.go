@@ -59,7 +59,7 @@ func (w *workspace) fetch(ctx context.Context, tree string) (int, int64, error) 
 	var got atomic.Int64
 	var gotBytes atomic.Int64
 	var mu sync.Mutex
-	var levels [][]fetched // trees fetched, by depth: written deepest first at the end
+	var levels [][]fetched    // trees fetched, by depth: written deepest first at the end
 	seen := map[string]bool{} // trees taken up already (one subtree can occur twice)
 	get := func(oid string, typ objType) ([]byte, []byte, error) {
 		k, err := blobstore.CheckpointObjectKey(oid)
