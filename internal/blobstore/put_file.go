@@ -54,6 +54,7 @@ type fileWriter struct {
 	f      *os.File
 	bw     *bufio.Writer
 	closed bool
+	nosync bool // a Batch's: Flush makes it durable
 }
 
 func (w *fileWriter) Write(p []byte) (int, error) {
@@ -75,7 +76,7 @@ func (w *fileWriter) Commit() error {
 	tmp := w.f.Name()
 	defer os.Remove(tmp) // after a link the temp name is a second name: drop it
 	err := w.bw.Flush()
-	if err == nil {
+	if err == nil && !w.nosync {
 		// The name must not become visible before the data is durable.
 		err = w.f.Sync()
 	}
@@ -95,6 +96,9 @@ func (w *fileWriter) Commit() error {
 	}
 	if err != nil {
 		return w.s.fileError(w.key, err)
+	}
+	if w.nosync {
+		return nil
 	}
 	if err := syncDir(filepath.Dir(w.path)); err != nil {
 		return w.s.fileError(w.key, err)

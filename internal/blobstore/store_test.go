@@ -320,3 +320,26 @@ func TestLocalPath(t *testing.T) {
 		t.Fatalf("an S3 store has no local path, got %q", p)
 	}
 }
+
+// A batch's puts are visible at once, keep the exclusive rule, and Flush succeeds.
+func TestBatch(t *testing.T) {
+	for name, mk := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			s, ctx := mk(t), context.Background()
+			b := s.Batch()
+			k := key(t)(blobstore.CheckpointObjectKey(strings.Repeat("ab", 32)))
+			if err := b.Put(ctx, k, []byte("obj"), blobstore.Exclusive); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Put(ctx, k, []byte("other"), blobstore.Exclusive); !errors.Is(err, blobstore.ErrExist) {
+				t.Fatalf("second exclusive put in a batch: %v", err)
+			}
+			if got, err := s.Get(ctx, k); err != nil || string(got) != "obj" {
+				t.Fatalf("get before flush = %q, %v", got, err)
+			}
+			if err := b.Flush(ctx); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

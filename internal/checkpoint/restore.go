@@ -61,7 +61,7 @@ func (c *Checkpointer) Restore(ctx context.Context, id, dest string) (RestoreRes
 	defer w.close()
 	if entries, err := os.ReadDir(dest); err == nil && len(entries) > 0 {
 		if w.state.Index == id && w.state.Restored == id {
-			return RestoreResult{ID: id, Files: w.indexEntries()}, nil
+			return RestoreResult{ID: id, Files: w.state.Files}, nil
 		}
 		return RestoreResult{}, fmt.Errorf("checkpoint: restore %s into %s: %w", short(id), dest, ErrNotEmpty)
 	} else if err != nil && !isNotExist(err) {
@@ -106,8 +106,12 @@ func (c *Checkpointer) Restore(ctx context.Context, id, dest string) (RestoreRes
 		return RestoreResult{}, fmt.Errorf("checkpoint: restore into %s: %w", dest, err)
 	}
 	w.workdir = dest
-	files := w.indexEntries()
-	w.state.Index, w.state.Complete, w.state.Restored = id, id, id
+	listed, err := w.run(ctx, nil, "ls-files", "-z")
+	if err != nil {
+		return RestoreResult{}, err
+	}
+	files := bytes.Count(listed, []byte{0})
+	w.state.Index, w.state.Complete, w.state.Restored, w.state.Files = id, id, id, files
 	if err := w.saveState(); err != nil {
 		return RestoreResult{}, err
 	}
@@ -188,8 +192,8 @@ func (c *Checkpointer) RestoreInPlace(ctx context.Context, workdir, id string, o
 	if _, err := w.run(ctx, nil, "read-tree", "-m", "-u", "--exclude-per-directory=.gitignore", pre.ID, id); err != nil {
 		return RestoreResult{}, err
 	}
-	res.Files = w.indexEntries()
-	w.state.Index, w.state.Complete = id, id
+	res.Files = pre.Files + len(added) - res.Removed
+	w.state.Index, w.state.Complete, w.state.Files = id, id, res.Files
 	return res, w.saveState()
 }
 

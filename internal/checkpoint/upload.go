@@ -25,7 +25,8 @@ type object struct {
 // upload sends to the store the objects of tree it lacks, children before parents,
 // so that the store never holds a tree without its subtree. The base of the
 // increment is the last tree known complete in the store; only the objects that
-// differ from it are sent. It returns how many objects were sent and their size.
+// differ from it are sent. It returns how many objects were sent and their size,
+// and records tree as complete, with its number of files.
 func (w *workspace) upload(ctx context.Context, tree string) (int, int64, error) {
 	store := w.c.cfg.Store
 	base := w.state.Complete
@@ -44,12 +45,16 @@ func (w *workspace) upload(ctx context.Context, tree string) (int, int64, error)
 	if base == tree {
 		return 0, 0, nil
 	}
-	objs, err := w.objectsSince(ctx, base, tree)
+	objs, files, err := w.objectsSince(ctx, base, tree)
 	if err != nil {
 		return 0, 0, err
 	}
 	var sent atomic.Int64
 	var sentBytes atomic.Int64
+	// Everything below the root goes in a batch made durable once, before the root:
+	// the root's put is the commit point, and a crash before it leaves only objects
+	// nothing refers to.
+	batch := store.Batch()
 	put := func(o object) error {
 		loose, err := w.readLoose(ctx, o.oid, o.typ)
 		if err != nil {
@@ -62,7 +67,16 @@ func (w *workspace) upload(ctx context.Context, tree string) (int, int64, error)
 		if err != nil {
 			return fmt.Errorf("checkpoint: %w", err)
 		}
-		switch err := store.Put(ctx, k, loose, blobstore.Exclusive); {
+		var putErr error
+		if o.depth < 0 { // the root, alone and last
+			if err := batch.Flush(ctx); err != nil {
+				return fmt.Errorf("checkpoint: %w", err)
+			}
+			putErr = store.Put(ctx, k, loose, blobstore.Exclusive)
+		} else {
+			putErr = batch.Put(ctx, k, loose, blobstore.Exclusive)
+		}
+		switch err := putErr; {
 		case errors.Is(err, blobstore.ErrExist): // content-addressed: the same object
 		case err != nil:
 			return fmt.Errorf("checkpoint: %w", err)
@@ -89,18 +103,20 @@ func (w *workspace) upload(ctx context.Context, tree string) (int, int64, error)
 		}
 		objs = objs[n:]
 	}
-	w.state.Complete = tree
+	w.state.Complete, w.state.Files = tree, files
 	return int(sent.Load()), sentBytes.Load(), nil
 }
 
 // objectsSince lists the objects of tree that base does not have (all of them when
-// base is empty), the root tree included.
-func (w *workspace) objectsSince(ctx context.Context, base, tree string) ([]object, error) {
+// base is empty), the root tree included, and counts tree's files (from base's
+// count, w.state.Files, and the paths added and deleted).
+func (w *workspace) objectsSince(ctx context.Context, base, tree string) ([]object, int, error) {
 	objs := []object{{oid: tree, typ: typeTree, depth: -1}}
+	files := 0
 	if base == "" {
 		out, err := w.run(ctx, nil, "ls-tree", "-r", "-t", "-z", tree)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		// <mode> SP <type> SP <oid> TAB <path>
 		for entry := range bytes.SplitSeq(out, []byte{0}) {
@@ -110,19 +126,33 @@ func (w *workspace) objectsSince(ctx context.Context, base, tree string) ([]obje
 				continue
 			}
 			objs = append(objs, object{oid: f[2], typ: objType(f[1]), depth: strings.Count(string(name), "/")})
+			if f[1] == string(typeBlob) {
+				files++
+			}
 		}
-		return objs, nil
+		return objs, files, nil
 	}
 	out, err := w.run(ctx, nil, "diff-tree", "-r", "-t", "-z", "--no-renames", base, tree)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	files = w.state.Files
 	// :<old mode> <new mode> <old oid> <new oid> <status> NUL <path> NUL
 	fields := bytes.Split(out, []byte{0})
 	for i := 0; i+1 < len(fields); i += 2 {
 		f := strings.Fields(strings.TrimPrefix(string(fields[i]), ":"))
-		if len(f) != 5 || f[4] == "D" {
+		if len(f) != 5 {
 			continue
+		}
+		isTree := f[0] == "040000" || f[1] == "040000"
+		switch {
+		case f[4] == "D":
+			if !isTree {
+				files--
+			}
+			continue
+		case f[4] == "A" && !isTree:
+			files++
 		}
 		typ := typeBlob
 		if f[1] == "040000" {
@@ -130,7 +160,7 @@ func (w *workspace) objectsSince(ctx context.Context, base, tree string) ([]obje
 		}
 		objs = append(objs, object{oid: f[3], typ: typ, depth: strings.Count(string(fields[i+1]), "/")})
 	}
-	return objs, nil
+	return objs, files, nil
 }
 
 // parallel runs fn on every item, n at a time, and returns the first error (the
