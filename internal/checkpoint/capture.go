@@ -155,7 +155,9 @@ func (w *workspace) capture(ctx context.Context) (Result, error) {
 	}
 	tree := w.state.Index
 	if changed := len(plan.update) + len(plan.forceRemove); changed > 0 || tree == "" {
-		out, err := w.run(ctx, nil, "write-tree")
+		// --missing-ok: after a restore the private repository holds the trees but not
+		// the blobs of the files that did not change (they are in the store).
+		out, err := w.run(ctx, nil, "write-tree", "--missing-ok")
 		if err != nil {
 			return Result{}, err
 		}

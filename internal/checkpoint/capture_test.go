@@ -321,7 +321,18 @@ func TestEmptiedStoreGetsEverythingAgain(t *testing.T) {
 	if again.ID != first.ID || again.Uploaded != first.Uploaded {
 		t.Fatalf("after the store lost its objects: %+v; want all %d sent again", again, first.Uploaded)
 	}
-	if _, err := host(t, store).Restore(context.Background(), again.ID, filepath.Join(t.TempDir(), "w")); err != nil {
+	// A host that restored the checkpoint (and so holds the files, not their blobs)
+	// sends everything again too when the store loses it.
+	b := host(t, store)
+	dest := filepath.Join(t.TempDir(), "w")
+	if _, err := b.Restore(context.Background(), again.ID, dest); err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(filepath.Join(state, "checkpoints"))
+	if third := capture(t, b, dest); third.ID != first.ID || third.Uploaded != first.Uploaded {
+		t.Fatalf("after a restore and a lost store: %+v; want all %d sent again", third, first.Uploaded)
+	}
+	if _, err := host(t, store).Restore(context.Background(), first.ID, filepath.Join(t.TempDir(), "w")); err != nil {
 		t.Fatal(err)
 	}
 }

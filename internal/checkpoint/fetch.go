@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -17,7 +18,7 @@ var ErrNotFound = errors.New("checkpoint not found")
 
 var checkpointID = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
-func checkID(store, id string) error {
+func checkID(id string) error {
 	if !checkpointID.MatchString(id) {
 		return fmt.Errorf("checkpoint: %q is not a checkpoint id (64 lowercase hex digits)", id)
 	}
@@ -25,9 +26,9 @@ func checkID(store, id string) error {
 }
 
 // Exists reports whether checkpoint id is complete in the store (its root is there,
-// and uploads put a tree there only after its subtree).
+// and uploads put the root there only after everything under it).
 func (c *Checkpointer) Exists(ctx context.Context, id string) (bool, error) {
-	if err := checkID(c.cfg.Store.URL(), id); err != nil {
+	if err := checkID(id); err != nil {
 		return false, err
 	}
 	k, _ := blobstore.CheckpointObjectKey(id)
@@ -50,51 +51,56 @@ func (c *Checkpointer) mustExist(ctx context.Context, id string) error {
 	return nil
 }
 
-// fetch makes every object of tree present in the private repository, getting from
-// the store what is missing. A tree present locally has its whole subtree present
-// (fetch writes a tree only after everything under it, and git's own objects are
-// complete), so a subtree the cache has is skipped whole: a rewind fetches only
-// what differs. It returns the objects fetched and their stored size.
-func (w *workspace) fetch(ctx context.Context, tree string) (int, int64, error) {
-	var got atomic.Int64
-	var gotBytes atomic.Int64
+// counter adds up what was fetched from the store.
+type counter struct {
+	objects atomic.Int64
+	bytes   atomic.Int64
+}
+
+// get fetches object oid of checkpoint root from the store and verifies it; it
+// returns the loose object and its content.
+func (w *workspace) get(ctx context.Context, n *counter, root, oid string, typ objType) ([]byte, []byte, error) {
+	k, err := blobstore.CheckpointObjectKey(oid)
+	if err != nil {
+		return nil, nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	loose, err := w.c.cfg.Store.Get(ctx, k)
+	if errors.Is(err, blobstore.ErrNotFound) {
+		return nil, nil, fmt.Errorf("checkpoint: %s: object %s of checkpoint %s is missing from the store (it was damaged or swept)", w.c.cfg.Store.URL(), oid, root)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	content, err := verify(oid, typ, loose)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w (from the store %s)", err, w.c.cfg.Store.URL())
+	}
+	n.objects.Add(1)
+	n.bytes.Add(int64(len(loose)))
+	return loose, content, nil
+}
+
+// fetchTrees makes every tree of root present in the private repository, level by
+// level, and writes each only after all the trees under it: a tree present locally
+// has every tree under it present, so a subtree the cache has is skipped whole (a
+// rewind fetches only the trees that differ). Blobs are fetched by what needs them.
+func (w *workspace) fetchTrees(ctx context.Context, n *counter, root string) error {
 	var mu sync.Mutex
 	var levels [][]fetched    // trees fetched, by depth: written deepest first at the end
 	seen := map[string]bool{} // trees taken up already (one subtree can occur twice)
-	get := func(oid string, typ objType) ([]byte, []byte, error) {
-		k, err := blobstore.CheckpointObjectKey(oid)
-		if err != nil {
-			return nil, nil, fmt.Errorf("checkpoint: %w", err)
-		}
-		loose, err := w.c.cfg.Store.Get(ctx, k)
-		if errors.Is(err, blobstore.ErrNotFound) {
-			return nil, nil, fmt.Errorf("checkpoint: %s: object %s of checkpoint %s is missing from the store (it was damaged or swept)", w.c.cfg.Store.URL(), oid, tree)
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("checkpoint: %w", err)
-		}
-		content, err := verify(oid, typ, loose)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%w (from the store %s)", err, w.c.cfg.Store.URL())
-		}
-		got.Add(1)
-		gotBytes.Add(int64(len(loose)))
-		return loose, content, nil
-	}
-	level := []string{tree}
-	for depth := 0; len(level) > 0; depth++ {
-		var next []string
-		var blobs []string
-		var done []fetched
+	level := []string{root}
+	for len(level) > 0 {
 		var todo []string
-		for _, oid := range dedupe(level) {
+		for _, oid := range level {
 			if !seen[oid] && !w.hasObject(oid) {
 				seen[oid] = true
 				todo = append(todo, oid)
 			}
 		}
+		var next []string
+		var done []fetched
 		err := parallel(ctx, w.c.cfg.Parallelism, todo, func(oid string) error {
-			loose, content, err := get(oid, typeTree)
+			loose, content, err := w.get(ctx, n, root, oid, typeTree)
 			if err != nil {
 				return err
 			}
@@ -106,27 +112,14 @@ func (w *workspace) fetch(ctx context.Context, tree string) (int, int64, error) 
 			defer mu.Unlock()
 			done = append(done, fetched{oid, loose})
 			for _, e := range entries {
-				switch {
-				case e.mode == "40000":
+				if e.mode == "40000" {
 					next = append(next, e.oid)
-				case !w.hasObject(e.oid):
-					blobs = append(blobs, e.oid)
 				}
 			}
 			return nil
 		})
 		if err != nil {
-			return 0, 0, err
-		}
-		err = parallel(ctx, w.c.cfg.Parallelism, dedupe(blobs), func(oid string) error {
-			loose, _, err := get(oid, typeBlob)
-			if err != nil {
-				return err
-			}
-			return w.writeLoose(oid, loose)
-		})
-		if err != nil {
-			return 0, 0, err
+			return err
 		}
 		levels = append(levels, done)
 		level = next
@@ -134,11 +127,11 @@ func (w *workspace) fetch(ctx context.Context, tree string) (int, int64, error) 
 	for i := len(levels) - 1; i >= 0; i-- {
 		for _, t := range levels[i] {
 			if err := w.writeLoose(t.oid, t.loose); err != nil {
-				return 0, 0, err
+				return err
 			}
 		}
 	}
-	return int(got.Load()), gotBytes.Load(), nil
+	return nil
 }
 
 type fetched struct {
@@ -146,14 +139,31 @@ type fetched struct {
 	loose []byte
 }
 
-func dedupe(s []string) []string {
-	seen := make(map[string]bool, len(s))
-	out := s[:0]
-	for _, v := range s {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
+// fetchBlobs makes the blobs oids present in the private repository, for a git
+// command that writes them into the work tree.
+func (w *workspace) fetchBlobs(ctx context.Context, n *counter, root string, oids []string) error {
+	var todo []string
+	seen := map[string]bool{}
+	for _, oid := range oids {
+		if !seen[oid] && !w.hasObject(oid) {
+			seen[oid] = true
+			todo = append(todo, oid)
 		}
 	}
-	return out
+	return parallel(ctx, w.c.cfg.Parallelism, todo, func(oid string) error {
+		loose, _, err := w.get(ctx, n, root, oid, typeBlob)
+		if err != nil {
+			return err
+		}
+		return w.writeLoose(oid, loose)
+	})
+}
+
+// checkName refuses a tree entry name that git would refuse to check out: a
+// checkpoint's trees come from the store, and a restore writes their paths itself.
+func checkName(name string) error {
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\x00") || strings.EqualFold(name, ".git") {
+		return fmt.Errorf("checkpoint: a tree has an entry named %q, which no checkpoint holds", name)
+	}
+	return nil
 }

@@ -125,6 +125,9 @@ func parseTree(oid string, content []byte) ([]treeEntry, error) {
 			return nil, fmt.Errorf("checkpoint: tree %s is damaged", oid)
 		}
 		e := treeEntry{mode: string(content[:sp]), name: string(content[sp+1 : nul]), oid: hex.EncodeToString(content[nul+1 : nul+1+oidLen])}
+		if err := checkName(e.name); err != nil {
+			return nil, err
+		}
 		switch e.mode {
 		case "40000", "100644", "100755", "120000":
 		default:

@@ -44,7 +44,7 @@ type RestoreResult struct {
 // a checkpoint; a restore that is repeated after it completed (a retried activity)
 // succeeds without writing again.
 func (c *Checkpointer) Restore(ctx context.Context, id, dest string) (RestoreResult, error) {
-	if err := checkID(c.cfg.Store.URL(), id); err != nil {
+	if err := checkID(id); err != nil {
 		return RestoreResult{}, err
 	}
 	dest, err := filepath.Abs(dest)
@@ -82,8 +82,8 @@ func (c *Checkpointer) Restore(ctx context.Context, id, dest string) (RestoreRes
 	}
 	os.Remove(w.index)
 	w.state.Index = ""
-	fetched, fetchedBytes, err := w.fetch(ctx, id)
-	if err != nil {
+	var n counter
+	if err := w.fetchTrees(ctx, &n, id); err != nil {
 		return RestoreResult{}, err
 	}
 	staging, err := os.MkdirTemp(parent, "."+base+".restore-")
@@ -91,7 +91,8 @@ func (c *Checkpointer) Restore(ctx context.Context, id, dest string) (RestoreRes
 		return RestoreResult{}, fmt.Errorf("checkpoint: %w", err)
 	}
 	w.workdir = staging
-	if _, err := w.run(ctx, nil, "read-tree", "--reset", "-u", id); err != nil {
+	files, err := w.checkout(ctx, &n, id)
+	if err != nil {
 		os.RemoveAll(staging)
 		return RestoreResult{}, err
 	}
@@ -106,16 +107,98 @@ func (c *Checkpointer) Restore(ctx context.Context, id, dest string) (RestoreRes
 		return RestoreResult{}, fmt.Errorf("checkpoint: restore into %s: %w", dest, err)
 	}
 	w.workdir = dest
-	listed, err := w.run(ctx, nil, "ls-files", "-z")
-	if err != nil {
-		return RestoreResult{}, err
-	}
-	files := bytes.Count(listed, []byte{0})
 	w.state.Index, w.state.Complete, w.state.Restored, w.state.Files = id, id, id, files
 	if err := w.saveState(); err != nil {
 		return RestoreResult{}, err
 	}
-	return RestoreResult{ID: id, Files: files, Written: files, Fetched: fetched, FetchedBytes: fetchedBytes}, nil
+	return RestoreResult{ID: id, Files: files, Written: files, Fetched: int(n.objects.Load()), FetchedBytes: n.bytes.Load()}, nil
+}
+
+// checkout writes the files of tree (its trees present locally) into the empty work
+// tree and makes the private index describe them. The blobs go from the store
+// straight into the files, not into the private repository as well: a file created
+// is the expensive part of a restore, and a capture never needs the old blobs (it
+// diffs trees and uploads only what it hashed itself). read-tree then fills the
+// index, and a refresh hashes each file once to record its stat data, so the next
+// capture hashes nothing.
+func (w *workspace) checkout(ctx context.Context, n *counter, tree string) (int, error) {
+	out, err := w.run(ctx, nil, "ls-tree", "-r", "-t", "-z", tree)
+	if err != nil {
+		return 0, err
+	}
+	type file struct{ mode, oid, path string }
+	var files []file
+	for entry := range bytes.SplitSeq(out, []byte{0}) {
+		meta, name, ok := bytes.Cut(entry, []byte{'\t'})
+		f := strings.Fields(string(meta))
+		if !ok || len(f) != 3 {
+			continue
+		}
+		full := filepath.Join(w.workdir, filepath.FromSlash(string(name)))
+		if f[1] == string(typeTree) {
+			// ls-tree lists a tree before what is in it.
+			if err := os.Mkdir(full, 0o777); err != nil {
+				return 0, fmt.Errorf("checkpoint: %w", err)
+			}
+			continue
+		}
+		files = append(files, file{f[0], f[2], full})
+	}
+	err = parallel(ctx, w.c.cfg.Parallelism, files, func(f file) error {
+		loose, err := os.ReadFile(w.looseObject(f.oid))
+		var content []byte
+		if err == nil {
+			content, err = verify(f.oid, typeBlob, loose)
+		} else {
+			loose, content, err = w.get(ctx, n, tree, f.oid, typeBlob)
+			// git compares a symbolic link with its blob, not by hashing the link, so
+			// the refresh below needs the blob of each.
+			if err == nil && f.mode == "120000" {
+				err = w.writeLoose(f.oid, loose)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		return writeFile(f.path, f.mode, content)
+	})
+	if err != nil {
+		return 0, err
+	}
+	if _, err := w.run(ctx, nil, "read-tree", tree); err != nil {
+		return 0, err
+	}
+	if _, err := w.run(ctx, nil, "update-index", "-q", "--refresh"); err != nil {
+		return 0, err
+	}
+	return len(files), nil
+}
+
+// writeFile creates path as git would check out an entry of mode: a symbolic link,
+// or a file with the executable bit or without (the umask applies).
+func writeFile(path, mode string, content []byte) error {
+	if mode == "120000" {
+		if err := os.Symlink(string(content), path); err != nil {
+			return fmt.Errorf("checkpoint: %w", err)
+		}
+		return nil
+	}
+	perm := os.FileMode(0o666)
+	if mode == "100755" {
+		perm = 0o777
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	_, err = f.Write(content)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	return nil
 }
 
 // RestoreOptions change how RestoreInPlace treats what is in its way.
@@ -133,7 +216,7 @@ type RestoreOptions struct {
 // must be able to undo even a rewind that crashed half-way runs Capture as its own
 // step first and records its id; this capture then finds nothing new.
 func (c *Checkpointer) RestoreInPlace(ctx context.Context, workdir, id string, opts RestoreOptions) (RestoreResult, error) {
-	if err := checkID(c.cfg.Store.URL(), id); err != nil {
+	if err := checkID(id); err != nil {
 		return RestoreResult{}, err
 	}
 	if info, err := os.Stat(workdir); err != nil || !info.IsDir() {
@@ -156,25 +239,31 @@ func (c *Checkpointer) RestoreInPlace(ctx context.Context, workdir, id string, o
 		res.Files = pre.Files
 		return res, nil
 	}
-	if res.Fetched, res.FetchedBytes, err = w.fetch(ctx, id); err != nil {
+	var n counter
+	if err := w.fetchTrees(ctx, &n, id); err != nil {
 		return RestoreResult{}, err
 	}
-	out, err := w.run(ctx, nil, "diff-tree", "-r", "-z", "--no-renames", "--name-status", pre.ID, id)
+	out, err := w.run(ctx, nil, "diff-tree", "-r", "-z", "--no-renames", pre.ID, id)
 	if err != nil {
 		return RestoreResult{}, err
 	}
-	var added []string
+	// :<old mode> <new mode> <old oid> <new oid> <status> NUL <path> NUL
+	var added, blobs []string
 	fields := bytes.Split(out, []byte{0})
 	for i := 0; i+1 < len(fields); i += 2 {
-		switch status, name := string(fields[i]), string(fields[i+1]); status {
+		f := strings.Fields(strings.TrimPrefix(string(fields[i]), ":"))
+		if len(f) != 5 {
+			continue
+		}
+		switch f[4] {
 		case "D":
 			res.Removed++
+			continue
 		case "A":
-			added = append(added, name)
-			res.Written++
-		default:
-			res.Written++
+			added = append(added, string(fields[i+1]))
 		}
+		res.Written++
+		blobs = append(blobs, f[3])
 	}
 	conflicts := inTheWay(pre.Skipped, added)
 	if len(conflicts) > 0 && !opts.Overwrite {
@@ -186,6 +275,10 @@ func (c *Checkpointer) RestoreInPlace(ctx context.Context, workdir, id string, o
 			return RestoreResult{}, fmt.Errorf("checkpoint: %w", err)
 		}
 	}
+	if err := w.fetchBlobs(ctx, &n, id, blobs); err != nil {
+		return RestoreResult{}, err
+	}
+	res.Fetched, res.FetchedBytes = int(n.objects.Load()), n.bytes.Load()
 	// A two-tree read-tree moves the index and the work tree from pre to id,
 	// touching only the paths that differ; it checks everything before it writes
 	// anything, and may overwrite a file .gitignore ignores where id has a file.

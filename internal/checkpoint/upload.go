@@ -119,6 +119,7 @@ func (w *workspace) objectsSince(ctx context.Context, base, tree string) ([]obje
 			return nil, 0, err
 		}
 		// <mode> SP <type> SP <oid> TAB <path>
+		var missing, missingPaths []string
 		for entry := range bytes.SplitSeq(out, []byte{0}) {
 			meta, name, ok := bytes.Cut(entry, []byte{'\t'})
 			f := strings.Fields(string(meta))
@@ -128,7 +129,13 @@ func (w *workspace) objectsSince(ctx context.Context, base, tree string) ([]obje
 			objs = append(objs, object{oid: f[2], typ: objType(f[1]), depth: strings.Count(string(name), "/")})
 			if f[1] == string(typeBlob) {
 				files++
+				if !w.hasObject(f[2]) {
+					missing, missingPaths = append(missing, f[2]), append(missingPaths, string(name))
+				}
 			}
+		}
+		if err := w.rehash(ctx, missing, missingPaths); err != nil {
+			return nil, 0, err
 		}
 		return objs, files, nil
 	}
@@ -161,6 +168,27 @@ func (w *workspace) objectsSince(ctx context.Context, base, tree string) ([]obje
 		objs = append(objs, object{oid: f[3], typ: typ, depth: strings.Count(string(fields[i+1]), "/")})
 	}
 	return objs, files, nil
+}
+
+// rehash puts back into the private repository blobs it does not hold (a restore
+// writes files without their blobs) from the files, when the whole tree must be
+// uploaded again (the store lost it). The index says the files are unchanged, so
+// they hash to the ids the tree names; a file that does not is an error.
+func (w *workspace) rehash(ctx context.Context, oids, paths []string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	out, err := w.run(ctx, []byte(strings.Join(paths, "\n")+"\n"), "hash-object", "-w", "--no-filters", "--stdin-paths")
+	if err != nil {
+		return err
+	}
+	got := strings.Fields(string(out))
+	for i, oid := range oids {
+		if i >= len(got) || got[i] != oid {
+			return fmt.Errorf("checkpoint: %s changed while it was captured; capture again", paths[i])
+		}
+	}
+	return nil
 }
 
 // parallel runs fn on every item, n at a time, and returns the first error (the
