@@ -2,8 +2,11 @@ package blobstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
@@ -40,6 +43,33 @@ func (b *Batch) Put(ctx context.Context, key Key, data []byte, mode Mode) error 
 		return err
 	}
 	return w.Commit()
+}
+
+// PutFile stores the bytes of the local file path under key, Exclusive: for a file
+// that never changes once written (a git object). On a file:// store on the same
+// file system the file is hard-linked into place, which is atomic and exclusive
+// like any put here and writes no data a second time; otherwise it is read and put.
+func (b *Batch) PutFile(ctx context.Context, key Key, path string) error {
+	if err := checkKey(key); err != nil {
+		return err
+	}
+	if dst, ok := b.s.LocalPath(key); ok {
+		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+			return b.s.fileError(key, err)
+		}
+		switch err := os.Link(path, dst); {
+		case err == nil:
+			return nil
+		case errors.Is(err, fs.ErrExist):
+			return &Error{Op: "put", Store: b.s.url, Key: key.String(), Kind: ErrExist}
+		}
+		// Another file system (EXDEV), or one without hard links: copy.
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("blobstore: put %s from %s: %w", key, path, err)
+	}
+	return b.Put(ctx, key, data, Exclusive)
 }
 
 // Flush makes every put of the batch durable.

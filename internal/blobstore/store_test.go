@@ -343,3 +343,28 @@ func TestBatch(t *testing.T) {
 		})
 	}
 }
+
+// PutFile stores a local file's bytes exclusively; on file:// it links the file.
+func TestBatchPutFile(t *testing.T) {
+	for name, mk := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			s, ctx := mk(t), context.Background()
+			src := filepath.Join(t.TempDir(), "obj")
+			os.WriteFile(src, []byte("object bytes"), 0o444)
+			k := key(t)(blobstore.CheckpointObjectKey(strings.Repeat("cd", 32)))
+			b := s.Batch()
+			if err := b.PutFile(ctx, k, src); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.PutFile(ctx, k, src); !errors.Is(err, blobstore.ErrExist) {
+				t.Fatalf("second PutFile: %v, want ErrExist", err)
+			}
+			if err := b.Flush(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := s.Get(ctx, k); err != nil || string(got) != "object bytes" {
+				t.Fatalf("get = %q, %v", got, err)
+			}
+		})
+	}
+}

@@ -73,6 +73,8 @@ func (w *workspace) upload(ctx context.Context, tree string) (int, int64, error)
 				return fmt.Errorf("checkpoint: %w", err)
 			}
 			putErr = store.Put(ctx, k, loose, blobstore.Exclusive)
+		} else if w.hasObject(o.oid) {
+			putErr = batch.PutFile(ctx, k, w.looseObject(o.oid)) // verified above; never rewritten
 		} else {
 			putErr = batch.Put(ctx, k, loose, blobstore.Exclusive)
 		}
