@@ -99,6 +99,9 @@ func (s *Store) LocalPath(key Key) (path string, ok bool) {
 	return filepath.Join(s.root, filepath.FromSlash(key.String())), true
 }
 
+// LocalRoot is the directory of a file:// store; ok is false for remote stores.
+func (s *Store) LocalRoot() (dir string, ok bool) { return s.root, s.root != "" }
+
 func checkKey(key Key) error {
 	if key.IsZero() {
 		return fmt.Errorf("blobstore: %w: the zero Key", ErrInvalidKey)

@@ -181,6 +181,14 @@ func (w *workspace) applyRules() error {
 	for _, p := range w.c.cfg.Excludes {
 		rules.WriteString(p + "\n")
 	}
+	// A state directory inside the workspace (--state-dir ./state) must not be
+	// captured into itself: the cache and a file:// store's root are left out.
+	root, _ := w.c.cfg.Store.LocalRoot()
+	for _, dir := range []string{w.c.cfg.CacheDir, root} {
+		if rel, err := filepath.Rel(w.workdir, dir); err == nil && dir != "" && rel != "." && !strings.HasPrefix(rel, "..") {
+			rules.WriteString("/" + gitignoreEscape(filepath.ToSlash(rel)) + "/\n")
+		}
+	}
 	if own, err := os.ReadFile(filepath.Join(w.workdir, ".git", "info", "exclude")); err == nil {
 		rules.WriteString("# the workspace's .git/info/exclude\n")
 		rules.Write(own)
@@ -199,6 +207,18 @@ func (w *workspace) applyRules() error {
 	}
 	w.state.Rules, w.state.Index = fp, ""
 	return nil
+}
+
+// gitignoreEscape quotes the characters a gitignore pattern gives a meaning to.
+func gitignoreEscape(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		if strings.ContainsRune(`\*?[]!# `, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // plan is what a scan decided: paths to (re)hash or drop when missing, paths to

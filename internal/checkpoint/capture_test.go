@@ -336,3 +336,21 @@ func TestEmptiedStoreGetsEverythingAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A state directory inside the workspace (--state-dir ./state) is never captured
+// into itself: not the cache, not the file:// store.
+func TestStateDirInsideTheWorkspaceLeftOut(t *testing.T) {
+	work := t.TempDir()
+	write(t, work, map[string]string{"src/a.go": "package a\n"})
+	state := filepath.Join(work, ".toolpipe state")
+	store := openStore(t, blobstore.Config{StateDir: state})
+	c, err := checkpoint.New(checkpoint.Config{Store: store, CacheDir: checkpoint.DefaultCacheDir(state)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := capture(t, c, work)
+	second := capture(t, c, work) // the store and the cache have grown in between
+	if first.Files != 1 || second.ID != first.ID || second.Changed != 0 {
+		t.Fatalf("captures = %+v, %+v; want only src/a.go, twice the same", first, second)
+	}
+}
