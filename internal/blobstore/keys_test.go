@@ -1,0 +1,71 @@
+package blobstore_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/toolpipe/toolpipe/internal/blobstore"
+)
+
+const oid = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+func TestKeysRoundTrip(t *testing.T) {
+	k := key(t)
+	for _, tc := range []struct {
+		key  blobstore.Key
+		want string
+		kind blobstore.Kind
+	}{
+		{k(blobstore.PayloadKey(oid)), "payloads/" + oid, blobstore.KindPayload},
+		{k(blobstore.ToolResultKey("s", "toolu_1", false)), "s/tool-results/toolu_1.txt", blobstore.KindToolResult},
+		{k(blobstore.ToolResultKey("s", "toolu_1", true)), "s/tool-results/toolu_1.json", blobstore.KindToolResult},
+		{k(blobstore.MessageKey("s", 12)), "s/conversation/000012.json", blobstore.KindConversationMessage},
+		{k(blobstore.MessageKey("s", 1234567)), "s/conversation/1234567.json", blobstore.KindConversationMessage},
+		{k(blobstore.PartialKey("s", 3)), "s/conversation/000003.partial.json", blobstore.KindConversationPartial},
+		{k(blobstore.RecordsKey("s", 3)), "s/conversation/records/000003.json", blobstore.KindConversationRecords},
+		{k(blobstore.HeadKey("s")), "s/conversation/head.json", blobstore.KindConversationHead},
+		{k(blobstore.TranscriptKey("s")), "s/transcript.jsonl", blobstore.KindTranscript},
+		{k(blobstore.ReadStateKey("s")), "s/read-state.json", blobstore.KindReadState},
+		{k(blobstore.BackgroundOutputKey("s", "b1")), "s/tasks/b1.output", blobstore.KindBackgroundOutput},
+		{k(blobstore.CheckpointObjectKey(oid)), "checkpoints/objects/01/" + oid[2:], blobstore.KindCheckpointObject},
+		{k(blobstore.CheckpointRecordKey("s", oid)), "s/checkpoints/" + oid + ".json", blobstore.KindCheckpointRecord},
+	} {
+		if tc.key.String() != tc.want || tc.key.Kind() != tc.kind {
+			t.Errorf("key %s (%v), want %s (%v)", tc.key, tc.key.Kind(), tc.want, tc.kind)
+		}
+		back, err := blobstore.ParseKey(tc.want)
+		if err != nil || back != tc.key {
+			t.Errorf("ParseKey(%s) = %+v, %v; want %+v", tc.want, back, err, tc.key)
+		}
+	}
+}
+
+func TestKeysRefuseWhatIsNotOneElement(t *testing.T) {
+	for what, err := range map[string]error{
+		"session ..":        second(blobstore.HeadKey("..")),
+		"session with /":    second(blobstore.ReadStateKey("a/b")),
+		"session with \\":   second(blobstore.ReadStateKey(`a\b`)),
+		"empty session":     second(blobstore.MessageKey("", 1)),
+		"control character": second(blobstore.HeadKey("a\tb")),
+		"tool id ..":        second(blobstore.ToolResultKey("s", "..", false)),
+		"negative seq":      second(blobstore.MessageKey("s", -1)),
+		"short hash":        second(blobstore.PayloadKey("abc")),
+		"upper-case hash":   second(blobstore.CheckpointObjectKey(strings.ToUpper(oid))),
+		"transcript ..":     second(blobstore.TranscriptKey("..")),
+		"task id with /":    second(blobstore.BackgroundOutputKey("s", "x/y")),
+		"long session":      second(blobstore.HeadKey(strings.Repeat("s", 201))),
+	} {
+		if !errors.Is(err, blobstore.ErrInvalidKey) {
+			t.Errorf("%s: %v, want ErrInvalidKey", what, err)
+		}
+	}
+	for _, s := range []string{"", "x", "s/unknown.json", "s/conversation/12.json", "s/conversation/+00012.json",
+		"payloads/abc", "checkpoints/objects/0/" + oid, "s/tool-results/x.bin", "../x/head.json", "s/conversation/records/x.json"} {
+		if _, err := blobstore.ParseKey(s); !errors.Is(err, blobstore.ErrInvalidKey) {
+			t.Errorf("ParseKey(%q): %v, want ErrInvalidKey", s, err)
+		}
+	}
+}
+
+func second[T any](_ T, err error) error { return err }
