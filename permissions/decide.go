@@ -45,6 +45,12 @@ type Policy struct {
 	AdditionalDirs []string
 	// HomeDir is the anchor of ~/path rules; when empty they match nothing.
 	HomeDir string
+	// PrivateDirs are absolute directories that count as outside the working
+	// directories even inside them: the toolpipe state directory, which holds
+	// the server's database and other sessions' data. No read-only command
+	// reads there, or reaches there recursively or by a pattern, without
+	// approval.
+	PrivateDirs []string `json:",omitempty"`
 	// ReadOnlyCommand, when set, judges one part of a compound Bash command
 	// (its statement with redirections), so that "npm test | head" needs a
 	// rule for npm test only, as in Claude Code. It must be pure; pass
