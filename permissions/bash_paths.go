@@ -32,10 +32,28 @@ type bashTarget struct {
 // reads is only known when it runs (or lies in another user's home directory).
 // A path only BashPaths names (a resolved symbolic link) is read the way the
 // command's recursive targets are, if it has any: the link may be one of them.
-func (c *call) bashTargets(command string) (ts []bashTarget, dynamic bool) {
+// The answer is kept: a decision asks for it more than once.
+func (c *call) bashTargets(command string) ([]bashTarget, bool) {
 	if c.pol.BashPaths == nil {
 		return nil, false
 	}
+	if r, ok := c.reads[command]; ok {
+		return r.ts, r.dynamic
+	}
+	ts, dynamic := c.computeTargets(command)
+	if c.reads == nil {
+		c.reads = map[string]bashReads{}
+	}
+	c.reads[command] = bashReads{ts, dynamic}
+	return ts, dynamic
+}
+
+type bashReads struct {
+	ts      []bashTarget
+	dynamic bool
+}
+
+func (c *call) computeTargets(command string) (ts []bashTarget, dynamic bool) {
 	targets, dynamic := readonly.Reads(command)
 	extra, dyn := c.pol.BashPaths(command)
 	dynamic = dynamic || dyn
@@ -61,9 +79,7 @@ func (c *call) bashTargets(command string) (ts []bashTarget, dynamic bool) {
 		case !known:
 			dynamic = true
 		case abs != "":
-			alts, ok := globTargets(bashTarget{t, abs})
-			dynamic = dynamic || !ok
-			ts = append(ts, alts...)
+			ts = append(ts, bashTarget{t, abs})
 		}
 	}
 	return ts, dynamic
@@ -193,7 +209,7 @@ func (c *call) reachesRule(t bashTarget, r Rule) bool {
 	if !strings.HasPrefix(anchor, "/") {
 		return false
 	}
-	alts, ok := expandBraces(r.m.text, true)
+	alts, ok := readonly.ExpandBraces(r.m.text, true)
 	if !ok {
 		return true
 	}
@@ -251,40 +267,6 @@ func (c *call) targetSegs(t bashTarget, start bool) []seg {
 		segs = append(segs, seg{many: true, noDot: !t.Hidden, upTo1: true})
 	}
 	return segs
-}
-
-// globTargets splits a glob target into one target per alternative of its
-// brace lists ({a,b}/x), a sequence {1..9} counting as *.
-func globTargets(t bashTarget) ([]bashTarget, bool) {
-	if !t.Glob || !strings.Contains(t.abs, "{") {
-		return []bashTarget{t}, true
-	}
-	alts, ok := expandBraces(braceRanges(t.abs), false)
-	if !ok {
-		return nil, false
-	}
-	out := make([]bashTarget, len(alts))
-	for i, a := range alts {
-		out[i] = t
-		out[i].abs = path.Clean(a)
-	}
-	return out, true
-}
-
-// braceRanges replaces each sequence expression ({a..z}, {1..10..2}) by *.
-func braceRanges(p string) string {
-	for {
-		i := strings.Index(p, "..")
-		open := strings.LastIndexByte(p[:max(i, 0)], '{')
-		if i < 0 || open < 0 {
-			return p
-		}
-		end := strings.IndexByte(p[i:], '}')
-		if end < 0 || strings.ContainsAny(p[open+1:i], "{},") {
-			return p
-		}
-		p = p[:open] + "*" + p[i+end+1:]
-	}
 }
 
 // literalSegs splits an absolute path into literal segments.

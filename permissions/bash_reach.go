@@ -60,7 +60,7 @@ var (
 
 // literalSeg matches exactly s.
 func literalSeg(s string) seg {
-	var g seg
+	g := seg{toks: make([]tok, 0, len(s))}
 	for i := 0; i < len(s); i++ {
 		var set byteSet
 		set.add(s[i])
@@ -145,17 +145,24 @@ func bracket(p string, i int) (int, byteSet, bool) {
 	return j, set, true
 }
 
-// segsIntersect reports whether some segment matches both a and b.
+// segsIntersect reports whether some segment matches both a and b: a search
+// over pairs of positions in the two (and whether a byte was matched yet, for
+// the dot rule).
 func segsIntersect(a, b seg) bool {
 	type state struct {
 		x, y  int
 		first bool
 	}
-	seen := map[state]bool{}
+	w := len(b.toks) + 1
+	seen := make([]bool, (len(a.toks)+1)*w*2)
 	var stack []state
 	push := func(s state) {
-		if !seen[s] {
-			seen[s] = true
+		k := (s.x*w + s.y) * 2
+		if s.first {
+			k++
+		}
+		if !seen[k] {
+			seen[k] = true
 			stack = append(stack, s)
 		}
 	}
@@ -179,13 +186,8 @@ func segsIntersect(a, b seg) bool {
 		ta, tb := a.toks[s.x], b.toks[s.y]
 		set := ta.set.and(tb.set)
 		if s.first {
-			for _, g := range []struct {
-				seg
-				t tok
-			}{{a, ta}, {b, tb}} {
-				if g.dotRule && !(g.t.lit && g.t.set.has('.')) {
-					set[0] &^= 1 << '.'
-				}
+			if a.dotRule && !(ta.lit && ta.set.has('.')) || b.dotRule && !(tb.lit && tb.set.has('.')) {
+				set[0] &^= 1 << '.'
 			}
 		}
 		if set.empty() {
@@ -210,14 +212,14 @@ func anySeg(noDot bool) seg {
 
 // pathsIntersect reports whether some path matches both segment sequences.
 func pathsIntersect(a, b []seg) bool {
-	type state struct{ i, j int }
-	seen := map[state]bool{}
+	w := len(b) + 1
+	seen := make([]bool, (len(a)+1)*w)
 	var walk func(i, j int) bool
 	walk = func(i, j int) bool {
-		if seen[state{i, j}] {
+		if seen[i*w+j] {
 			return false
 		}
-		seen[state{i, j}] = true
+		seen[i*w+j] = true
 		if i == len(a) && j == len(b) {
 			return true
 		}
@@ -244,74 +246,4 @@ func pathsIntersect(a, b []seg) bool {
 		return false
 	}
 	return walk(0, 0)
-}
-
-// maxAlternatives bounds brace expansion; a pattern with more counts as
-// matching anything.
-const maxAlternatives = 64
-
-// expandBraces returns the alternatives of the brace lists in p ({a,b}c is ac
-// and bc), or false when there would be too many. With escapes, a backslash
-// makes the next character literal.
-func expandBraces(p string, escapes bool) ([]string, bool) {
-	out := []string{p}
-	for {
-		var next []string
-		changed := false
-		for _, s := range out {
-			open, end, commas := braceList(s, escapes)
-			if open < 0 {
-				next = append(next, s)
-				continue
-			}
-			changed = true
-			last := open + 1
-			for _, c := range append(commas, end) {
-				next = append(next, s[:open]+s[last:c]+s[end+1:])
-				last = c + 1
-			}
-			if len(next) > maxAlternatives {
-				return nil, false
-			}
-		}
-		if !changed {
-			return out, true
-		}
-		out = next
-	}
-}
-
-// braceList finds the first brace list of s that has a comma at its top
-// level: its braces and commas, or open -1.
-func braceList(s string, escapes bool) (open, end int, commas []int) {
-	for i := 0; i < len(s); i++ {
-		if escapes && s[i] == '\\' {
-			i++
-			continue
-		}
-		if s[i] != '{' {
-			continue
-		}
-		depth, cs := 0, []int(nil)
-	scan:
-		for j := i; j < len(s); j++ {
-			switch {
-			case escapes && s[j] == '\\':
-				j++
-			case s[j] == '{':
-				depth++
-			case s[j] == '}':
-				depth--
-				if depth == 0 {
-					if len(cs) > 0 {
-						return i, j, cs
-					}
-					break scan
-				}
-			case s[j] == ',' && depth == 1:
-				cs = append(cs, j)
-			}
-		}
-	}
-	return -1, -1, nil
 }

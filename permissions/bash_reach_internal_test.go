@@ -57,21 +57,3 @@ func TestPathsIntersect(t *testing.T) {
 		t.Error("a listing of w misses w/a")
 	}
 }
-
-func TestExpandBraces(t *testing.T) {
-	got, ok := expandBraces("{a,b}/{c,{d,e}}x", false)
-	want := []string{"a/cx", "a/dx", "a/ex", "b/cx", "b/dx", "b/ex"}
-	slices.Sort(got)
-	if !ok || !slices.Equal(got, want) {
-		t.Errorf("expandBraces = %v %v, want %v", got, ok, want)
-	}
-	if got, ok := expandBraces(`\{a,b}`, true); !ok || !slices.Equal(got, []string{`\{a,b}`}) {
-		t.Errorf("escaped brace: %v %v", got, ok)
-	}
-	if _, ok := expandBraces("{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}", false); ok {
-		t.Error("128 alternatives expanded")
-	}
-	if got := braceRanges("/w/.{e..f}nv/{1..9..2}"); got != "/w/.*nv/*" {
-		t.Errorf("braceRanges = %q", got)
-	}
-}

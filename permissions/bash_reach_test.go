@@ -48,7 +48,7 @@ func TestBashReadsUnderReadDenyRules(t *testing.T) {
 		{"cat .env*", permissions.AcceptEdits, permissions.Ask, "Read(./.env)"},
 		{"cat .[e]nv", permissions.Default, permissions.Ask, "Read(./.env)"},
 		{"cat .*", permissions.Default, permissions.Ask, "Read(./.env)"},
-		{"cat {.e,x}nv", permissions.Default, permissions.Ask, "Read(./.env)"},
+		{"cat {.e,x}nv", permissions.Default, permissions.Deny, "names /proj/.env"}, // a brace list is two words
 		{"cat .{e..f}nv", permissions.Default, permissions.Ask, "Read(./.env)"},
 		{"head ./s*/key.pem", permissions.Default, permissions.Ask, "Read(./secrets/**)"},
 		{"cat ~/.a*/credentials", permissions.Default, permissions.Ask, "Read(~/.aws)"},

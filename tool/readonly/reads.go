@@ -14,8 +14,8 @@ type Target struct {
 	// starting with ~. Quotes are removed, so a Glob's characters may also be
 	// quoted ones: reading more into a pattern only makes the check stricter.
 	Path string `json:"path"`
-	// Glob says Path is a shell pattern (an unquoted *, ? or [...], or a
-	// brace list): it reads every file it matches.
+	// Glob says Path is a shell pattern (an unquoted *, ? or [...]): it reads
+	// every file it matches. Brace lists are expanded into one target each.
 	Glob bool `json:"glob,omitempty"`
 	// Recursive says everything below Path is read or listed too (grep -r,
 	// rg, find, ls -R, du, tree, diff -r).
@@ -103,7 +103,18 @@ func (r *reader) add(a arg, t Target) {
 		}
 		t.Path = a.val
 	case a.pattern:
-		t.Path, t.Glob = a.val, true
+		// Brace lists first, as bash does: {a,b}.go is two paths.
+		alts, ok := ExpandBraces(BraceRanges(a.val), false)
+		if !ok {
+			r.dynamic = true
+			return
+		}
+		for _, alt := range alts {
+			u := t
+			u.Path, u.Glob = alt, strings.ContainsAny(alt, "*?[")
+			r.targets = append(r.targets, u)
+		}
+		return
 	default:
 		r.dynamic = true
 		return
