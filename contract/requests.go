@@ -43,10 +43,13 @@ type ListMCPToolsResult struct {
 	Failures []tool.MCPFailure `json:"failures,omitempty"`
 }
 
-// ResolveRequest lists the absolute paths a file tool call names.
+// ResolveRequest lists the absolute paths a file tool call names. Globs are
+// shell patterns (absolute) a read-only Bash command reads: each file they match
+// is resolved too, and listed as it matched.
 type ResolveRequest struct {
 	ToolUseID string   `json:"tool_use_id"`
 	Paths     []string `json:"paths"`
+	Globs     []string `json:"globs,omitempty"`
 }
 
 // ResolveResult holds every path of the request as given and, when symbolic links

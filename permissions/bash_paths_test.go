@@ -48,7 +48,7 @@ func TestBashReadsConfinedToWorkingDirectories(t *testing.T) {
 		{"cat ~/.ssh/id_rsa", permissions.Default, permissions.Ask, "/home/u/.ssh/id_rsa"},
 		{"cat ~root/.bashrc", permissions.Default, permissions.Ask, "only known when it runs"},
 		{"cat $HOME/.aws/credentials", permissions.Default, permissions.Ask, "only known when it runs"},
-		{"find / -name id_rsa", permissions.Default, permissions.Ask, "outside"},
+		{"find / -name id_rsa", permissions.Default, permissions.Ask, "Read(./secrets/**)"},
 		{"echo /etc/passwd | xargs cat", permissions.Default, permissions.Ask, "xargs"},
 		{"git diff --no-index /etc/passwd x", permissions.Default, permissions.Ask, "/etc/passwd"},
 		{"npm test && cat /etc/passwd", permissions.Default, permissions.Ask, "/etc/passwd"},

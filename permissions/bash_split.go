@@ -36,22 +36,21 @@ const nonStatic = "\x00"
 // splitBash parses command and returns its parts in source order, or false
 // when it cannot be parsed, in which case no allow rule may cover it.
 func splitBash(command string) (parts []bashPart, ok bool) {
-	// Deep nesting such as 100,000 "(" can overflow the parser's stack, which no
-	// recover catches: the bound is tool's, shared with the read-only check.
-	if readonly.TooBig(command) {
+	// The parse is readonly's, with its guards: too big or too deep to parse
+	// safely, or holding a byte such as \r that bash reads differently ("touch
+	// x\r# y" would match no Bash(touch:*) deny rule), and the command is
+	// treated as one that does not parse.
+	file, err := readonly.Parse(command)
+	if err != nil {
 		return nil, false
 	}
 	defer func() {
-		// The parser is third-party code running in a workflow; a panic
+		// The walk below runs on third-party types in a workflow; a panic
 		// must become "cannot parse", never a failed workflow task.
 		if recover() != nil {
 			parts, ok = nil, false
 		}
 	}()
-	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
-	if err != nil {
-		return nil, false
-	}
 	src := func(n syntax.Node) string {
 		a, b := n.Pos().Offset(), n.End().Offset()
 		if a > b || b > uint(len(command)) {

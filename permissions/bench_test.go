@@ -1,6 +1,10 @@
 package permissions
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/toolpipe/toolpipe/tool/readonly"
+)
 
 func BenchmarkDecide(b *testing.B) {
 	var rules []Rule
@@ -34,6 +38,33 @@ func BenchmarkDecide(b *testing.B) {
 		{Tool: ToolGrep, Paths: []string{"/proj"}},
 		{Tool: ToolWebFetch, URL: "https://pkg.go.dev.golang.org/x"},
 		{Tool: "mcp__github__create_issue"},
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, r := range reqs {
+			Decide(r, pol)
+		}
+	}
+}
+
+// BenchmarkDecideBashReads: read-only commands whose reads are checked against
+// the working directories, the state directory and Read deny rules (patterns
+// and recursive reads intersected with the rules).
+func BenchmarkDecideBashReads(b *testing.B) {
+	var deny []Rule
+	for _, s := range []string{"Read(*.env)", "Read(./secrets/**)", "Read(~/.aws)"} {
+		r, err := ParseRule(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		deny = append(deny, r)
+	}
+	pol := Policy{Deny: deny, WorkDir: "/proj", HomeDir: "/home/u", PrivateDirs: []string{"/home/u/.local/state/toolpipe"},
+		ReadOnlyCommand: readonly.IsReadOnly, BashPaths: func(string) ([]string, bool) { return nil, false }} // as the Turn passes it: the resolved paths
+	var reqs []Request
+	for _, c := range []string{"git log --oneline -n 20", "cat README.md src/*.go", "grep -rn TODO src",
+		"rg -n 'func main' --type go", "find . -name '*.go' -newer go.mod", "ls -la && wc -l *.go"} {
+		reqs = append(reqs, Request{Tool: ToolBash, Command: c, ReadOnly: readonly.IsReadOnly(c)})
 	}
 	b.ReportAllocs()
 	for b.Loop() {

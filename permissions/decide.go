@@ -45,17 +45,26 @@ type Policy struct {
 	AdditionalDirs []string
 	// HomeDir is the anchor of ~/path rules; when empty they match nothing.
 	HomeDir string
+	// PrivateDirs are absolute directories that count as outside the working
+	// directories even inside them: the toolpipe state directory, which holds
+	// the server's database and other sessions' data. No read-only command
+	// reads there, or reaches there recursively or by a pattern, without
+	// approval.
+	PrivateDirs []string `json:",omitempty"`
 	// ReadOnlyCommand, when set, judges one part of a compound Bash command
 	// (its statement with redirections), so that "npm test | head" needs a
 	// rule for npm test only, as in Claude Code. It must be pure; pass
 	// readonly.IsReadOnly. It is not serialised.
 	ReadOnlyCommand func(command string) bool `json:"-"`
-	// BashPaths, when set, lists the paths a Bash command may read and whether
-	// one is only known when it runs; pass readonly.ReadPaths. Then a command
-	// allowed for only reading, that reads outside the working directories (or
-	// reads a path only known when it runs), asks as a file tool would, and Read
-	// deny rules apply to the paths of every Bash command ("cat .env" under
-	// Read(./.env)). It must be pure. It is not serialised.
+	// BashPaths, when set, turns on the checks of what Bash commands read
+	// (readonly.Reads, judged in bash_paths.go): a command allowed for only
+	// reading, that reads outside the working directories or inside a private
+	// one (or reads a path only known when it runs), asks as a file tool would,
+	// and Read deny rules apply to what every Bash command reads ("cat .env",
+	// "grep -r KEY ." under Read(./.env)). It returns more paths the command
+	// reads, such as the caller's resolutions of its symbolic links, and
+	// whether one is only known when it runs; readonly.ReadPaths (nothing
+	// more) does. It must be pure. It is not serialised.
 	BashPaths func(command string) (paths []string, dynamic bool) `json:"-"`
 }
 
@@ -129,8 +138,9 @@ type call struct {
 
 	parsed, parsedOK bool
 	parts            []bashPart
-	unmatched        string // first Bash part no allow rule covered
-	outside          string // what a read-only Bash part reads outside the working directories
+	unmatched        string               // first Bash part no allow rule covered
+	outside          string               // what a read-only Bash part reads outside the working directories
+	reads            map[string]bashReads // bashTargets' answers, by command
 
 	paths []string
 	host  string

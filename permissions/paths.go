@@ -128,8 +128,11 @@ func relative(dir, abs string) (string, bool) {
 
 // insideWorkingDirs reports whether abs is in the working directory or one
 // of the additional directories, the only places file tools may touch
-// without a rule or an approval.
+// without a rule or an approval, and not in a private directory.
 func (p *Policy) insideWorkingDirs(abs string) bool {
+	if _, private := p.privateDir(abs); private {
+		return false
+	}
 	if _, ok := relative(path.Clean(p.WorkDir), abs); ok {
 		return true
 	}
@@ -139,6 +142,16 @@ func (p *Policy) insideWorkingDirs(abs string) bool {
 		}
 	}
 	return false
+}
+
+// privateDir returns the private directory abs is in, if any.
+func (p *Policy) privateDir(abs string) (string, bool) {
+	for _, d := range p.PrivateDirs {
+		if _, ok := relative(path.Clean(d), abs); ok {
+			return d, true
+		}
+	}
+	return "", false
 }
 
 // protectedPath reports whether abs is inside a directory whose contents

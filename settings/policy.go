@@ -21,6 +21,9 @@ type PolicyOptions struct {
 	// Mode is --permission-mode; it wins over permissions.defaultMode. "" means
 	// not given.
 	Mode string
+	// PrivateDirs are directories no call reads without approval, even inside
+	// the working directory: the state directory (permissions.Policy.PrivateDirs).
+	PrivateDirs []string
 }
 
 // Policy builds the permission policy a turn enforces, or nil when neither the
@@ -74,6 +77,17 @@ func (s Settings) Policy(o PolicyOptions) (*permissions.Policy, error) {
 		add(d)
 	}
 	pol.AdditionalDirs = extra
+	for _, d := range o.PrivateDirs {
+		if d == "" {
+			continue
+		}
+		// Both spellings, as for additional directories; one that does not
+		// exist yet keeps its own.
+		pol.PrivateDirs = append(pol.PrivateDirs, filepath.Clean(d))
+		if r, err := Resolve(d); err == nil && r != filepath.Clean(d) {
+			pol.PrivateDirs = append(pol.PrivateDirs, r)
+		}
+	}
 	if home, err := os.UserHomeDir(); err == nil {
 		if pol.HomeDir, err = Resolve(home); err != nil {
 			pol.HomeDir = home

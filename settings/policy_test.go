@@ -89,3 +89,21 @@ func TestPolicy(t *testing.T) {
 		t.Fatal("a bad mode must be an error")
 	}
 }
+
+// The state directory passed as private is kept in both spellings, like the
+// working directories, so a path through a link to it is private too.
+func TestPolicyPrivateDirs(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	state := filepath.Join(root, "state")
+	os.MkdirAll(state, 0o755)
+	linked := filepath.Join(root, "linked")
+	os.Symlink(state, linked)
+	s := Settings{Permissions: Permissions{Set: true}}
+	p, err := s.Policy(PolicyOptions{WorkDir: root, PrivateDirs: []string{linked, filepath.Join(root, "new")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{linked, state, filepath.Join(root, "new")}; !slices.Equal(p.PrivateDirs, want) {
+		t.Fatalf("private dirs %v, want %v", p.PrivateDirs, want)
+	}
+}

@@ -192,6 +192,9 @@ func TestHostileReadOnlyBashAsks(t *testing.T) {
 			os.WriteFile(filepath.Join(ng, "config"), []byte("[core]\n\trepositoryformatversion = 0\n\tfsmonitor = touch ../PWNED; echo\n"), 0o644)
 			os.WriteFile(filepath.Join(work, ".env"), []byte("KEY=secret-in-env\n"), 0o600)
 			os.Symlink(outside, filepath.Join(work, "link")) // as a cloned repository can hold
+			os.Mkdir(filepath.Join(outside, "sub"), 0o755)
+			os.Symlink(filepath.Join(outside, "sub"), filepath.Join(work, "l"))              // l/.. is outside
+			os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(work, "lnkfile")) // matched by lnk*
 			// One turn each: a failed Bash call cancels its parallel siblings.
 			pol := policy(t, work, mode, nil, []string{"Read(./.env)"}, nil)
 			var results []tool.Result
@@ -204,21 +207,30 @@ func TestHostileReadOnlyBashAsks(t *testing.T) {
 				bashB("symlink", "cat link/secret.txt"),
 				bashB("env", "cat .env"),
 				bashB("inside", "cat notes.txt"),
+				// Issue 24: ".." after a link, a pattern matching a link, a
+				// pattern matching .env, a recursive read holding it, \r.
+				bashB("dotdot", "cat ./l/../secret.txt"),
+				bashB("globlink", "cat lnk*"),
+				bashB("envglob", "cat .en?"),
+				bashB("grepr", "grep -r KEY ."),
+				bashB("cr", "echo a\r# $(touch PWNED)"),
 			} {
 				results = append(results, runGated(t, work, pol, b).Results...)
 			}
-			for _, id := range []string{"gitdir", "gitdir2", "gitenv", "gitC", "passwd", "symlink"} {
+			for _, id := range []string{"gitdir", "gitdir2", "gitenv", "gitC", "passwd", "symlink", "dotdot", "globlink", "grepr", "cr"} {
 				if r := byID(results, id); !r.IsError || !strings.Contains(r.Content, "nobody answered") {
 					t.Errorf("%s: %+v", id, r)
 				}
 			}
-			for _, id := range []string{"passwd", "symlink"} {
+			for _, id := range []string{"passwd", "symlink", "dotdot", "globlink"} {
 				if r := byID(results, id); !strings.Contains(r.Content, "outside the working directories") || strings.Contains(r.Content, "secret\n") {
 					t.Errorf("%s: %+v", id, r)
 				}
 			}
-			if r := byID(results, "env"); !r.IsError || !strings.Contains(r.Content, "Read(./.env)") || strings.Contains(r.Content, "secret-in-env") {
-				t.Errorf("env: %+v", r)
+			for _, id := range []string{"env", "envglob", "grepr"} {
+				if r := byID(results, id); !r.IsError || !strings.Contains(r.Content, "Read(./.env)") || strings.Contains(r.Content, "secret-in-env") {
+					t.Errorf("%s: %+v", id, r)
+				}
 			}
 			if r := byID(results, "inside"); r.IsError || r.Content != "notes" {
 				t.Errorf("inside: %+v", r)

@@ -15,11 +15,14 @@ import (
 // Bash command inside the working directory, one outside that asks and times out,
 // and one through a symbolic link out of it. The first was recorded when
 // read-only Bash paths were confined (GetVersion "bash-read-paths"), the second
-// when their symbolic links were resolved ("bash-read-symlinks"). The last is
-// recorded again with TOOLPIPE_RECORD_GATED_HISTORY=1.
+// when their symbolic links were resolved ("bash-read-symlinks"), the third when
+// they came from readonly.Reads and patterns' matches were resolved too
+// ("bash-read-targets": ls, a pattern matching a link out, ".." after a link).
+// The last is recorded again with TOOLPIPE_RECORD_GATED_HISTORY=1.
 var gatedHistories = []string{
 	"testdata/turn_history_bash_read_paths.json",
 	"testdata/turn_history_bash_read_symlinks.json",
+	"testdata/turn_history_bash_read_targets.json",
 }
 
 func TestTurnReplayBashReadPaths(t *testing.T) {
@@ -30,7 +33,8 @@ func TestTurnReplayBashReadPaths(t *testing.T) {
 		run := h.start(workflows.TurnInput{Workdir: work, CloseIntake: true,
 			Settings: policy(t, work, permissions.Default, nil, nil, nil),
 			Blocks: []tool.Block{bashB("in", "cat notes.txt"), bashB("out", "cat "+filepath.Join(outside, "secret.txt")),
-				bashB("link", "cat link/secret.txt")}})
+				bashB("link", "cat link/secret.txt"), bashB("ls", "ls"), bashB("glob", "cat lin*/secret.txt"),
+				bashB("dotdot", "cat ./link/../work/notes.txt")}})
 		h.result(run)
 		testenv.WriteHistory(t, gatedHistories[len(gatedHistories)-1], testenv.History(t, h.c, run.GetID(), run.GetRunID()))
 	}

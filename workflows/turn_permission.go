@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,10 +33,16 @@ const bashReadPathsChange = "bash-read-paths"
 // bashReadSymlinksChange versions resolving the paths of read-only Bash commands.
 const bashReadSymlinksChange = "bash-read-symlinks"
 
+// bashReadTargetsChange versions the paths resolved for a read-only Bash
+// command: those of readonly.Reads (ls's ".", the directory a pattern starts
+// from), and its patterns, whose matches are resolved too.
+const bashReadTargetsChange = "bash-read-targets"
+
 // bashStaticPaths are the paths a command names that a symbolic link could
-// redirect: not ~ (the home directory is judged as written) nor devices.
+// redirect: not ~ (the home directory is judged as written) nor devices. As
+// recorded before bashReadTargetsChange.
 func bashStaticPaths(command string) []string {
-	all, _ := readonly.ReadPaths(command)
+	all, _ := readonly.ReadPathsV1(command)
 	var out []string
 	for _, p := range all {
 		if p != "" && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "/dev/") && !strings.ContainsAny(p, "*?[") {
@@ -43,6 +50,31 @@ func bashStaticPaths(command string) []string {
 		}
 	}
 	return out
+}
+
+// bashResolvable returns what of a read-only command's reads a symbolic link
+// could redirect: each path as written (not ~, which is judged as written, nor
+// devices), the directory each pattern starts from, and the patterns.
+func bashResolvable(command string) (paths, globs []string) {
+	targets, _ := readonly.Reads(command)
+	for _, t := range targets {
+		p := t.Path
+		if p == "" || strings.HasPrefix(p, "~") || strings.HasPrefix(p, "/dev/") {
+			continue
+		}
+		if t.Glob {
+			globs = append(globs, p)
+			if i := strings.IndexAny(p, "*?["); strings.LastIndexByte(p[:i], '/') >= 0 {
+				p = p[:strings.LastIndexByte(p[:i], '/')+1]
+			} else {
+				p = "."
+			}
+		}
+		if !slices.Contains(paths, p) {
+			paths = append(paths, p)
+		}
+	}
+	return paths, globs
 }
 
 // verdict is the end of the permission step: run the call, or answer the model with
@@ -88,10 +120,7 @@ func (t *turn) permit(ctx workflow.Context, b tool.Block, pre hooks.Result) (ver
 			// applied to its paths: turns recorded before decide as they did. The
 			// paths' symbolic-link targets (resolved by request) count too.
 			resolved := req.Paths
-			p.BashPaths = func(command string) ([]string, bool) {
-				paths, dynamic := readonly.ReadPaths(command)
-				return append(paths, resolved...), dynamic
-			}
+			p.BashPaths = func(string) ([]string, bool) { return resolved, false }
 		}
 		d = permissions.Decide(req, p)
 		autoReadOnly = b.Name == tool.BashName && req.ReadOnly && d.Behavior == permissions.Allow && d.Rule == "" &&
@@ -154,15 +183,19 @@ func (t *turn) request(ctx workflow.Context, b tool.Block) (permissions.Request,
 		Pattern  string `json:"pattern"`
 	}
 	_ = json.Unmarshal(b.Input, &f) // validated against the schema before
-	var paths []string
+	var paths, globs []string
 	switch b.Name {
 	case tool.BashName:
 		req.Command, req.ReadOnly = f.Command, readonly.IsReadOnly(f.Command)
 		if req.ReadOnly && workflow.GetVersion(ctx, bashReadSymlinksChange, workflow.DefaultVersion, 1) >= 1 {
 			// A read-only command's paths are resolved like a file tool's, so
 			// that "cat link" with link pointing out of the working directory
-			// asks as Read does.
-			paths = bashStaticPaths(f.Command)
+			// asks as Read does, and so are the files its patterns match.
+			if workflow.GetVersion(ctx, bashReadTargetsChange, workflow.DefaultVersion, 1) >= 1 {
+				paths, globs = bashResolvable(f.Command)
+			} else {
+				paths = bashStaticPaths(f.Command)
+			}
 		}
 	case tool.WebFetchName:
 		req.URL = f.URL
@@ -184,16 +217,25 @@ func (t *turn) request(ctx workflow.Context, b tool.Block) (permissions.Request,
 			req.ReadOnly = def.IsConcurrencySafe(b.Input)
 		}
 	}
-	if len(paths) == 0 {
+	if len(paths) == 0 && len(globs) == 0 {
 		return req, nil
 	}
-	for i, p := range paths {
+	// Joined, not cleaned: ".." after a symbolic link is the parent of its
+	// target (cat l/../x), which only resolving can tell.
+	abs := func(p string) string {
 		switch {
 		case p == "":
-			paths[i] = t.in.Workdir
+			return t.in.Workdir
 		case !path.IsAbs(p):
-			paths[i] = path.Join(t.in.Workdir, p)
+			return strings.TrimSuffix(t.in.Workdir, "/") + "/" + p
 		}
+		return p
+	}
+	for i, p := range paths {
+		paths[i] = abs(p)
+	}
+	for i, g := range globs {
+		globs[i] = abs(g)
 	}
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: time.Minute,
@@ -202,7 +244,7 @@ func (t *turn) request(ctx workflow.Context, b tool.Block) (permissions.Request,
 	})
 	var res contract.ResolveResult
 	waitCtx, _ := workflow.NewDisconnectedContext(ctx)
-	fut := workflow.ExecuteActivity(actx, contract.ResolvePathsActivityName, contract.ResolveRequest{ToolUseID: b.ID, Paths: paths})
+	fut := workflow.ExecuteActivity(actx, contract.ResolvePathsActivityName, contract.ResolveRequest{ToolUseID: b.ID, Paths: paths, Globs: globs})
 	if err := fut.Get(waitCtx, &res); err != nil {
 		if temporal.IsCanceledError(err) {
 			return req, err

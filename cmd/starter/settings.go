@@ -51,7 +51,7 @@ func turnSettings(cfg config.Config, warn io.Writer) (*workflows.TurnSettings, e
 	if cfg.PermissionModeSet {
 		mode = cfg.PermissionMode
 	}
-	pol, err := s.Policy(settings.PolicyOptions{WorkDir: cfg.Workdir, Mode: mode})
+	pol, err := s.Policy(settings.PolicyOptions{WorkDir: cfg.Workdir, Mode: mode, PrivateDirs: []string{cfg.StateDir}})
 	if err != nil {
 		return nil, badInputError{err}
 	}

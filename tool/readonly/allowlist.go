@@ -15,9 +15,9 @@ var programs = map[string]argCheck{
 	// Builtins and utilities that write nothing, whatever their arguments.
 	":": anyArgs, "true": anyArgs, "false": anyArgs, "echo": anyArgs, "pwd": anyArgs, "type": anyArgs,
 	"which": anyArgs, "sleep": anyArgs, "exit": anyArgs, "return": anyArgs, "shift": anyArgs,
-	"break": anyArgs, "continue": anyArgs, "ls": anyArgs, "cat": anyArgs, "head": anyArgs, "tail": anyArgs,
-	"wc": anyArgs, "grep": anyArgs, "egrep": anyArgs, "fgrep": anyArgs, "stat": anyArgs, "du": anyArgs,
-	"df": anyArgs, "cut": anyArgs, "tr": anyArgs, "diff": anyArgs, "cmp": anyArgs, "comm": anyArgs,
+	"break": anyArgs, "continue": anyArgs, "cat": anyArgs, "head": anyArgs, "tail": anyArgs,
+	"wc": anyArgs, "stat": anyArgs,
+	"df": anyArgs, "cut": anyArgs, "tr": anyArgs, "cmp": anyArgs, "comm": anyArgs,
 	"basename": anyArgs, "dirname": anyArgs, "realpath": anyArgs, "readlink": anyArgs, "jq": anyArgs,
 	"whoami": anyArgs, "id": anyArgs, "uname": anyArgs, "printenv": anyArgs, "nproc": anyArgs, "ps": anyArgs,
 	"tac": anyArgs, "rev": anyArgs, "nl": anyArgs, "paste": anyArgs, "join": anyArgs, "column": anyArgs,
@@ -26,10 +26,19 @@ var programs = map[string]argCheck{
 
 	// Programs with an option or operand that writes, runs a program or
 	// evaluates code.
-	"sort":     denyFlags("o", "output", "compress-program"),
-	"file":     denyFlags("C", "compile"),
-	"tree":     denyFlags("oR"), // -R writes 00Tree.html into each directory
-	"rg":       denyFlags("", "pre", "hostname-bin"),
+	"sort": denyFlags("oT", "output", "compress-program", "temporary-directory"),
+	"file": denyFlags("CzZ", "compile", "uncompress", "uncompress-noreport"), // -z runs decompressors
+	"tree": denyFlags("oRl"),                                                 // -R writes 00Tree.html into each directory
+	"rg":   denyFlags("Lz", "pre", "hostname-bin", "follow", "search-zip"),
+
+	// Programs that read recursively: not when they follow the symbolic
+	// links they find, which may lead out of the working directory.
+	"grep":     grepCheck,
+	"egrep":    grepCheck,
+	"fgrep":    grepCheck,
+	"ls":       lsCheck,
+	"du":       duCheck,
+	"diff":     diffCheck,
 	"uniq":     uniqCheck,
 	"date":     dateCheck,
 	"hostname": hostnameCheck,
@@ -64,13 +73,6 @@ var notReadOnly = map[string]string{
 	"sudo": "sudo runs a program as another user", "rm": "", "mv": "", "cp": "", "tee": "",
 	"touch": "", "mkdir": "", "rmdir": "", "chmod": "", "chown": "", "ln": "", "dd": "",
 	"truncate": "", "kill": "", "trap": "", "alias": "",
-}
-
-// arg is one word of a simple command: its value, known says whether that
-// value is fixed before the command runs.
-type arg struct {
-	val   string
-	known bool
 }
 
 // argCheck decides whether a program called with args (its name excluded) only
@@ -141,6 +143,9 @@ func denyFlags(shorts string, longs ...string) argCheck {
 func flagReason(name string, args []arg, shorts string, longs ...string) string {
 	for _, a := range args {
 		if !a.known {
+			if a.notOption() {
+				continue // a pattern or field that cannot be an option: src/*.go
+			}
 			return name + " has an argument that is not a static word"
 		}
 		v := a.val

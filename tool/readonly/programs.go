@@ -6,12 +6,12 @@ import (
 	"strings"
 )
 
+// uniqCheck: uniq's options are harmless, but a second operand is the file it
+// writes.
 func uniqCheck(name string, args []arg) (string, []arg) {
-	if r := flagReason(name, args, ""); r != "" {
-		return r, nil
-	}
-	if len(operandsOf(args, "fsw", "skip-fields", "skip-chars", "check-chars")) > 1 {
-		return "uniq writes its second operand", nil
+	ops := operandsOf(args, "fsw", "skip-fields", "skip-chars", "check-chars")
+	if len(ops) > 1 || len(ops) == 1 && !ops[0].single {
+		return "uniq writes its second operand", nil // a glob may expand to two
 	}
 	return "", nil
 }
@@ -48,9 +48,13 @@ func printfCheck(name string, args []arg) (string, []arg) {
 }
 
 // testCheck rejects -v and -R on a name with a subscript: Bash evaluates it, so
-// [ -v 'a[$(rm x)]' ] runs rm.
+// [ -v 'a[$(rm x)]' ] runs rm. A word that may become several ([ $x ], [ * ])
+// can become -v and such a name.
 func testCheck(name string, args []arg) (string, []arg) {
 	for i, a := range args {
+		if !a.single {
+			return name + " has an argument that may expand to several words, such as -v and a name with a subscript", nil
+		}
 		if a.known && (a.val == "-v" || a.val == "-R") {
 			if i+1 >= len(args) || !args[i+1].known || strings.Contains(args[i+1].val, "[") {
 				return name + " -v with a subscript can run commands", nil
@@ -70,7 +74,9 @@ func setCheck(name string, args []arg) (string, []arg) {
 			return "set has an argument that is not a static word", nil
 		case a.val == "--" || a.val == "-" || a.val == "" || !strings.ContainsRune("-+", rune(a.val[0])):
 			return "", nil // the rest are positional parameters
-		case strings.Trim(a.val[1:], "aeEuxvfCnBbhTo") != "":
+		case strings.Trim(a.val[1:], "eEuxvfCnBbhTo") != "":
+			// -a (allexport) exports every later assignment; -k takes
+			// NAME=value words anywhere as assignments.
 			return fmt.Sprintf("set %s is not allowed", a.val), nil
 		case strings.Contains(a.val, "o") && i+1 < len(args):
 			i++
@@ -85,11 +91,17 @@ func setCheck(name string, args []arg) (string, []arg) {
 }
 
 // readCheck allows read into plain names; a name with a subscript is evaluated
-// (read 'a[$(rm x)]' runs rm).
+// (read 'a[$(rm x)]' runs rm), and read assigns, so the names are judged as
+// assignments (read PATH).
 func readCheck(name string, args []arg) (string, []arg) {
 	for _, a := range args {
 		if !a.known || strings.Contains(a.val, "[") {
 			return "read into a computed or subscripted name is not read-only", nil
+		}
+		if validName(a.val) {
+			if r := implicitReason("read", a.val); r != "" {
+				return r, nil
+			}
 		}
 	}
 	return "", nil
@@ -126,12 +138,63 @@ var findTests = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-i
 
 func findCheck(name string, args []arg) (string, []arg) {
 	for i, a := range args {
-		if !a.known && (i == 0 || !slices.Contains(findTests, args[i-1].val)) {
-			return "find has an argument that is not a static word", nil
+		if a.known {
+			switch {
+			case slices.Contains(findWriters, a.val):
+				return fmt.Sprintf("find %s is not read-only", a.val), nil
+			case a.val == "-L" || a.val == "-follow":
+				return fmt.Sprintf("find %s follows symbolic links, which may lead out of the working directory", a.val), nil
+			}
+			continue
 		}
-		if a.known && slices.Contains(findWriters, a.val) {
-			return fmt.Sprintf("find %s is not read-only", a.val), nil
+		// The value of a test is one word, so find . -name "$p" is fine; a
+		// word that may become several (-name $p, -name -*) may become an
+		// action: p='x -delete'.
+		if i > 0 && args[i-1].known && slices.Contains(findTests, args[i-1].val) && a.single {
+			continue
 		}
+		if a.notOption() {
+			continue // a starting point such as src/*, or a pattern no action can come from
+		}
+		return "find has an argument that is not a static word", nil
+	}
+	return "", nil
+}
+
+// Unknown arguments pass the checks below: whatever option they turn out to
+// be, these programs only read, and what they read is then unknown (Reads
+// says dynamic), which the permission check treats as reading outside.
+
+func grepCheck(name string, args []arg) (string, []arg) {
+	if opts, _, _ := grepOpts.scan(args); has(opts, "R", "dereference-recursive") {
+		return name + " -R follows symbolic links, which may lead out of the working directory", nil
+	}
+	return "", nil
+}
+
+func lsCheck(name string, args []arg) (string, []arg) {
+	if opts, _, _ := lsOpts.scan(args); has(opts, "R", "recursive") && has(opts, "L", "dereference") {
+		return "ls -RL follows symbolic links, which may lead out of the working directory", nil
+	}
+	return "", nil
+}
+
+func duCheck(name string, args []arg) (string, []arg) {
+	if opts, _, _ := duOpts.scan(args); has(opts, "L", "dereference") {
+		return "du -L follows symbolic links, which may lead out of the working directory", nil
+	}
+	return "", nil
+}
+
+// diffCheck: diff -r follows the symbolic links it finds unless told not to,
+// and -l pipes its output through pr.
+func diffCheck(name string, args []arg) (string, []arg) {
+	opts, _, _ := diffOpts.scan(args)
+	switch {
+	case has(opts, "l", "paginate"):
+		return "diff -l runs pr", nil
+	case has(opts, "r", "recursive") && !has(opts, "", "no-dereference"):
+		return "diff -r follows symbolic links, which may lead out of the working directory (add --no-dereference)", nil
 	}
 	return "", nil
 }

@@ -33,70 +33,17 @@ func Classify(command string) (readOnly bool, reason string) {
 	return reason == "", reason
 }
 
-// maxCommand and maxNesting bound the input before it reaches the
-// recursive parser: deep nesting such as 100,000 "(" takes it seconds and can
-// overflow the stack, which no recover catches. Real commands stay far below.
-const (
-	maxCommand = 64 << 10
-	maxNesting = 256
-)
-
-// TooBig reports whether command is too long or too deeply nested to hand
-// to the shell parser safely. Every caller of mvdan.cc/sh in workflow code (this
-// classifier, the permission rules) checks it first: such a command is treated as
-// unparsable.
-func TooBig(command string) bool {
-	return len(command) > maxCommand || tooDeep(command)
-}
-
-// tooDeep over-estimates how deeply command nests brackets and compound
-// commands, ignoring quotes.
-func tooDeep(command string) bool {
-	depth, word := 0, 0
-	for i := 0; i <= len(command); i++ {
-		c := byte(';')
-		if i < len(command) {
-			c = command[i]
-		}
-		if strings.IndexByte(" \t\n;&|(){}[]`", c) < 0 {
-			continue
-		}
-		switch command[word:i] {
-		case "if", "while", "until", "for", "select", "case":
-			depth++
-		case "fi", "done", "esac":
-			depth = max(depth-1, 0)
-		}
-		word = i + 1
-		switch c {
-		case '(', '{', '[', '`':
-			depth++
-		case ')', '}', ']':
-			depth = max(depth-1, 0)
-		}
-		if depth > maxNesting {
-			return true
-		}
-	}
-	return false
-}
-
 // classify returns "" for a read-only command, else the reason. It is the
 // panicking core of Classify, kept apart so that the fuzz test sees panics.
 func classify(command string) string {
-	if TooBig(command) {
-		return "command is too long or too deeply nested to check"
-	}
-	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).
-		Parse(strings.NewReader(command), "")
-	if err != nil {
-		return "cannot parse"
+	file, reason := parse(command)
+	if reason != "" {
+		return reason
 	}
 	// Every node is visited, including those inside command and process
 	// substitutions, here-documents and parameter expansions, so a command is
 	// read-only only if each of its parts is; no construct needs its own
 	// recursion.
-	reason := ""
 	syntax.Walk(file, func(n syntax.Node) bool {
 		if reason != "" || n == nil {
 			return false
@@ -120,7 +67,7 @@ func nodeReason(n syntax.Node) string {
 		}
 		argv := make([]arg, len(n.Args))
 		for i, w := range n.Args {
-			argv[i].val, argv[i].known = static(w)
+			argv[i] = argOf(w)
 		}
 		return argvReason(argv)
 	case *syntax.Redirect:
@@ -146,7 +93,9 @@ func nodeReason(n syntax.Node) string {
 	case *syntax.TestDecl:
 		return "defines a test"
 	case *syntax.ParamExp:
-		return paramReason(n)
+		return firstReason(paramReason(n), paramAssignReason(n))
+	case *syntax.WordIter:
+		return implicitReason("a for or select loop", n.Name.Value)
 	case *syntax.ArithmExp:
 		return arithReason(n.X)
 	case *syntax.ArithmCmd:

@@ -11,18 +11,25 @@ var sedLong = []string{"quiet", "silent", "regexp-extended", "separate", "null-d
 	"posix", "debug", "binary", "follow-symlinks", "zero-terminated", "help", "version", "sandbox",
 	"expression", "file", "in-place", "line-length"}
 
-// sedCheck allows sed without -i whose scripts have no w, W or e command and no
-// s///w or s///e flag. A script from -f cannot be read, so it is refused
-// unless --sandbox makes sed itself refuse those commands.
-func sedCheck(name string, args []arg) (string, []arg) {
-	var scripts, operands []arg
-	sandbox, fromFile, dashes := false, false, false
+// sedArgs is sed's command line taken apart.
+type sedArgs struct {
+	scripts     []arg // -e values, or the first operand
+	scriptFiles []arg // -f values
+	operands    []arg // the input files
+	sandbox     bool  // --sandbox: sed itself refuses e, r and w
+	reason      string
+}
+
+// sedParse reads sed's options as GNU sed does.
+func sedParse(args []arg) sedArgs {
+	var p sedArgs
+	dashes := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		v := a.val
 		value := func(attached string, ok bool) arg {
 			if ok {
-				return arg{val: attached, known: true}
+				return arg{val: attached, known: true, single: true, prefix: attached}
 			}
 			i++
 			if i < len(args) {
@@ -31,28 +38,30 @@ func sedCheck(name string, args []arg) (string, []arg) {
 			return arg{}
 		}
 		switch {
-		case dashes || a.known && (v == "-" || !strings.HasPrefix(v, "-")):
-			operands = append(operands, a)
+		case dashes || a.known && (v == "-" || !strings.HasPrefix(v, "-")) || !a.known && a.notOption():
+			p.operands = append(p.operands, a)
 		case !a.known:
-			return "sed has an argument that is not a static word", nil
+			p.reason = "sed has an argument that is not a static word"
+			return p
 		case v == "--":
 			dashes = true
 		case strings.HasPrefix(v, "--"):
 			opt, val, hasVal := strings.Cut(v[2:], "=")
 			switch longMatch(opt, sedLong) {
 			case "expression":
-				scripts = append(scripts, value(val, hasVal))
+				p.scripts = append(p.scripts, value(val, hasVal))
 			case "file":
-				fromFile = true
-				value(val, hasVal)
+				p.scriptFiles = append(p.scriptFiles, value(val, hasVal))
 			case "line-length":
 				value(val, hasVal)
 			case "in-place":
-				return "sed -i edits files", nil
+				p.reason = "sed -i edits files"
+				return p
 			case "sandbox":
-				sandbox = true
+				p.sandbox = true
 			case "":
-				return fmt.Sprintf("sed option %s is not allowed", v), nil
+				p.reason = fmt.Sprintf("sed option %s is not allowed", v)
+				return p
 			}
 		default:
 		cluster:
@@ -60,30 +69,45 @@ func sedCheck(name string, args []arg) (string, []arg) {
 				switch c := v[j]; c {
 				case 'n', 'E', 'r', 's', 'z', 'u', 'b':
 				case 'i':
-					return "sed -i edits files", nil
+					p.reason = "sed -i edits files"
+					return p
 				case 'e', 'f', 'l':
 					val := value(v[j+1:], j+1 < len(v))
-					if c == 'e' {
-						scripts = append(scripts, val)
+					switch c {
+					case 'e':
+						p.scripts = append(p.scripts, val)
+					case 'f':
+						p.scriptFiles = append(p.scriptFiles, val)
 					}
-					fromFile = fromFile || c == 'f'
 					break cluster
 				default:
-					return fmt.Sprintf("sed option -%c is not allowed", c), nil
+					p.reason = fmt.Sprintf("sed option -%c is not allowed", c)
+					return p
 				}
 			}
 		}
 	}
-	if len(scripts) == 0 && !fromFile && len(operands) > 0 {
-		scripts = operands[:1]
+	if len(p.scripts) == 0 && len(p.scriptFiles) == 0 && len(p.operands) > 0 {
+		p.scripts, p.operands = p.operands[:1], p.operands[1:]
 	}
-	if sandbox {
+	return p
+}
+
+// sedCheck allows sed without -i whose scripts have no w, W or e command and no
+// s///w or s///e flag. A script from -f cannot be read, so it is refused
+// unless --sandbox makes sed itself refuse those commands. The script must be
+// a static word: a glob such as 1* could expand to a file named "1;w out".
+func sedCheck(name string, args []arg) (string, []arg) {
+	p := sedParse(args)
+	switch {
+	case p.reason != "":
+		return p.reason, nil
+	case p.sandbox:
 		return "", nil
-	}
-	if fromFile {
+	case len(p.scriptFiles) > 0:
 		return "sed -f runs a script that cannot be checked", nil
 	}
-	for _, s := range scripts {
+	for _, s := range p.scripts {
 		if !s.known {
 			return "sed script is not a static word", nil
 		}
@@ -92,6 +116,23 @@ func sedCheck(name string, args []arg) (string, []arg) {
 		}
 	}
 	return "", nil
+}
+
+// sedReadFiles returns the files a script's r and R commands read, and false
+// when the script is not understood (then what it reads is not known).
+func sedReadFiles(script string) ([]string, bool) {
+	if !strings.ContainsAny(script, "rR") {
+		return nil, true
+	}
+	var files []string
+	for _, gnu := range []bool{true, false} {
+		reason, f := sedScan(script, gnu)
+		if reason == "sed script is not understood" || strings.HasPrefix(reason, "sed command") {
+			return files, false
+		}
+		files = append(files, f...)
+	}
+	return files, true
 }
 
 // longMatch resolves a possibly abbreviated long option, "" when it is
@@ -121,10 +162,14 @@ func sedScriptReason(script string) string {
 	if !strings.ContainsAny(script, "wWe") {
 		return ""
 	}
-	return firstReason(sedScan(script, true), sedScan(script, false))
+	gnu, _ := sedScan(script, true)
+	naive, _ := sedScan(script, false)
+	return firstReason(gnu, naive)
 }
 
-func sedScan(s string, gnu bool) string {
+// sedScan returns why script may write or run a program, and the files its r
+// and R commands read.
+func sedScan(s string, gnu bool) (reason string, files []string) {
 	const unclear = "sed script is not understood"
 	i := 0
 	skip := func(chars string) {
@@ -212,12 +257,12 @@ func sedScan(s string, gnu bool) string {
 			continue
 		}
 		if !address() {
-			return unclear
+			return unclear, files
 		}
 		if skip(" \t"); i < len(s) && s[i] == ',' {
 			i++
 			if skip(" \t"); !address() {
-				return unclear
+				return unclear, files
 			}
 		}
 		if skip(" \t!"); i >= len(s) {
@@ -236,28 +281,31 @@ func sedScan(s string, gnu bool) string {
 				until("\n;")
 			}
 		case 'r', 'R':
+			skip(" \t")
+			start := i
 			until("\n")
+			files = append(files, s[start:i])
 		case ':', 'b', 't', 'T', 'v':
 			// A label ends at a blank too: for "b x w f" GNU sed runs "w f".
 			skip(" \t")
 			until(" \t\n;")
 		case 's', 'y':
 			if i >= len(s) || s[i] == '\n' || s[i] == '\\' {
-				return unclear
+				return unclear, files
 			}
 			d := s[i]
 			i++
 			if !delimited(d, c == 's') || !delimited(d, false) {
-				return unclear
+				return unclear, files
 			}
 			if c == 's' {
 				skip("gpiImM0123456789 \t")
 			}
 		case 'w', 'W', 'e':
-			return "sed script writes files or runs commands"
+			return "sed script writes files or runs commands", files
 		default:
-			return fmt.Sprintf("sed command %q is not understood", c)
+			return fmt.Sprintf("sed command %q is not understood", c), files
 		}
 	}
-	return ""
+	return "", files
 }

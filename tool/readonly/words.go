@@ -1,84 +1,144 @@
 package readonly
 
 import (
-	"fmt"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// assignReason allows assignments, which only change the shell's variables,
-// except to the variables that make the shell or an allowed program run other
-// code (PATH picks what "ls" means, GIT_PAGER runs a program, PS4 is expanded
-// under set -x, GIT_TRACE names a file to write).
-func assignReason(a *syntax.Assign) string {
-	if a.Index != nil {
-		if r := arithReason(a.Index); r != "" {
-			return r
-		}
-	}
-	if a.Name == nil {
-		return ""
-	}
-	name := a.Name.Value
-	if strings.HasSuffix(name, "PAGER") && a.Index == nil && a.Array == nil && !a.Naked {
-		// GIT_PAGER=cat is the common way to keep git from paging.
-		v, ok := "", true
-		if a.Value != nil {
-			v, ok = static(a.Value)
-		}
-		if ok && (v == "" || v == "cat") {
-			return ""
-		}
-	}
-	if riskyVariable(name) {
-		return fmt.Sprintf("setting %s can make programs run other programs", name)
-	}
-	return ""
+// arg is one word of a simple command as the checks see it. A word is known
+// when it stands for exactly one field whose value is fixed before the command
+// runs. Otherwise the checks must assume the worst of it, and how bad that is
+// depends on two things the shell guarantees:
+//
+//   - pattern: the word is a glob or a brace list and nothing else varies in it
+//     (src/*.go, {a,b}); it becomes any number of fields, each starting with
+//     prefix (a glob that matches nothing stays as written, which starts with
+//     it too). val is the pattern, quotes removed.
+//   - single: the word is one field whatever it holds ("$x", a"$(cmd)"), which
+//     starts with prefix.
+//
+// A word with an unquoted expansion ($x, $(cmd)) is neither: field splitting
+// can turn it into several fields, any of which may start with "-" (x='a
+// -delete' makes "find . -name $x" delete the tree).
+type arg struct {
+	val     string
+	known   bool
+	pattern bool
+	single  bool
+	prefix  string
 }
 
-func riskyVariable(name string) bool {
-	switch name {
-	case "PATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS0", "PS1", "PS2", "PS3", "PS4",
-		"PROMPT_COMMAND", "HOME", "XDG_CONFIG_HOME", "EDITOR", "VISUAL", "LESSOPEN", "LESSCLOSE",
-		"HISTFILE", "RIPGREP_CONFIG_PATH", "SSH_ASKPASS":
-		return true
+// notOption reports whether no field of a can be read as an option: it cannot
+// start with "-" (or "+", which find's -exec, date and set read specially).
+func (a arg) notOption() bool {
+	if a.known {
+		return a.val == "" || a.val[0] != '-' && a.val[0] != '+'
 	}
-	for _, prefix := range []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_"} {
-		// GIT_DIR and GIT_WORK_TREE included: they pick a repository whose
-		// config can run programs, like --git-dir.
-		if strings.HasPrefix(name, prefix) {
-			return true
-		}
-	}
-	return strings.HasSuffix(name, "PAGER")
+	return (a.pattern || a.single) && a.prefix != "" && a.prefix[0] != '-' && a.prefix[0] != '+'
 }
 
-// redirectReason allows reading redirections and fd duplication, and output
-// only to the devices that are not files.
-func redirectReason(r *syntax.Redirect) string {
-	switch r.Op {
-	case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
-		return ""
-	case syntax.DplIn, syntax.DplOut:
-		if v, ok := staticPtr(r.Word); ok && isFD(v) {
-			return ""
+// operand reports whether a may stand where a program expects operands (file
+// names, not options): known, or a pattern or single field that cannot start
+// with "-" or "+". Checks use it for words they treat as paths.
+func (a arg) operand() bool { return a.known || a.notOption() }
+
+// argOf reads one word. Glob characters count only unquoted and unescaped;
+// a brace list is any unquoted "{" followed later in the word by an unquoted ","
+// or "..": {"a","b"} is two words.
+func argOf(w *syntax.Word) arg {
+	if len(w.Parts) == 1 {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\{*?[") {
+			return arg{val: l.Value, known: true, single: true, prefix: l.Value} // the common case, without allocating
 		}
-		if r.Op == syntax.DplIn {
-			return "duplicates input from something that is not a file descriptor"
+	}
+	var b strings.Builder
+	prefixEnd := -1 // where the literal prefix ends in b; -1 while it goes on
+	glob, brace, quotedExp, unquotedExp := false, false, false, false
+	openBrace, openBracket := false, false
+	endPrefix := func() {
+		if prefixEnd < 0 {
+			prefixEnd = b.Len()
 		}
-		// ">& word" with a non-number word sends stdout and stderr to a file.
 	}
-	switch v, _ := staticPtr(r.Word); v {
-	case "/dev/null", "/dev/stdout", "/dev/stderr":
-		return ""
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			s := p.Value
+			for i := 0; i < len(s); i++ {
+				c := s[i]
+				switch {
+				case c == '\\' && i+1 < len(s):
+					i++
+					if s[i] != '\n' { // a backslash-newline is removed
+						b.WriteByte(s[i])
+					}
+					continue
+				case c == '*' || c == '?':
+					glob = true
+					endPrefix()
+				case c == '[':
+					openBracket = true // a pattern once an unquoted ] follows, even in a later part
+					endPrefix()
+				case c == ']' && openBracket:
+					glob = true
+				case c == '{':
+					openBrace = true
+					endPrefix() // conservative: the list may begin here
+				case openBrace && (c == ',' || c == '.' && i+1 < len(s) && s[i+1] == '.'):
+					brace = true
+				}
+				b.WriteByte(c)
+			}
+		case *syntax.SglQuoted:
+			if p.Dollar && strings.Contains(p.Value, `\`) {
+				quotedExp = true // $'\x2d' is only known once decoded
+				endPrefix()
+				continue
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					quotedExp = true
+					endPrefix()
+					continue
+				}
+				unescape(&b, l.Value, "$`\"\\\n")
+			}
+		default:
+			unquotedExp = true
+			endPrefix()
+		}
 	}
-	return "redirects output to a file"
+	v := b.String()
+	if prefixEnd < 0 {
+		prefixEnd = len(v)
+	}
+	a := arg{val: v, prefix: v[:prefixEnd]}
+	switch {
+	case unquotedExp:
+		a.prefix = ""
+	case glob || brace:
+		a.pattern = !quotedExp
+		if quotedExp {
+			a.prefix = ""
+		}
+	case quotedExp:
+		a.single = true
+	default:
+		a.known, a.single, a.prefix = true, true, v
+	}
+	return a
 }
 
-func isFD(s string) bool {
-	s = strings.TrimSuffix(s, "-") // 3>&1- moves rather than copies
-	return s == "" || strings.Trim(s, "0123456789") == ""
+// static returns the single value word stands for after quote removal, and
+// false when that depends on the run: parameters, command output, arithmetic,
+// brace lists ({-o,x} is two words), $'...' escapes, and globs.
+func static(w *syntax.Word) (string, bool) {
+	a := argOf(w)
+	return a.val, a.known
 }
 
 // staticPtr is static for a word that may be absent.
@@ -87,76 +147,6 @@ func staticPtr(w *syntax.Word) (string, bool) {
 		return "", false
 	}
 	return static(w)
-}
-
-// static returns the single value word stands for after quote removal, and
-// false when that depends on the run: parameters, command output, arithmetic,
-// brace lists ({-o,x} is two words), $'...' escapes, and globs that can match
-// a file named like an option: "rg foo *" with a file named --pre=./x.sh in the
-// directory runs x.sh, so a word starting with an unquoted *, ? or [ is unknown.
-// Other globs (src/*.go, ./*) count as known.
-func static(w *syntax.Word) (string, bool) { return wordValue(w, false) }
-
-// wordValue is static; with globs true, a glob word is known as its pattern
-// whatever it starts with (for paths, where "*.go" stays in the directory).
-func wordValue(w *syntax.Word, globs bool) (string, bool) {
-	if len(w.Parts) == 1 {
-		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, `\{`) && (globs || !hasGlob(l.Value)) {
-			return l.Value, true // the common case, without allocating
-		}
-	}
-	var b strings.Builder
-	glob := false // an unquoted *, ? or [
-	for _, part := range w.Parts {
-		switch p := part.(type) {
-		case *syntax.Lit:
-			if i := strings.IndexByte(p.Value, '{'); i >= 0 &&
-				(strings.Contains(p.Value[i:], ",") || strings.Contains(p.Value[i:], "..")) {
-				return "", false
-			}
-			if !globs && b.Len() == 0 && globFirst(p.Value) {
-				return "", false // may match a file named like an option
-			}
-			glob = glob || hasGlob(p.Value)
-			unescape(&b, p.Value, "")
-		case *syntax.SglQuoted:
-			if p.Dollar && strings.Contains(p.Value, `\`) {
-				return "", false
-			}
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				l, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", false
-				}
-				unescape(&b, l.Value, "$`\"\\\n")
-			}
-		default:
-			return "", false
-		}
-	}
-	v := b.String()
-	if !globs && glob && strings.HasPrefix(v, "-") {
-		return "", false // -* expands to the names of files starting with "-"
-	}
-	return v, true
-}
-
-// hasGlob reports whether s has a pattern character: * or ?, or [ with a
-// ] after it (a lone [ is literal, as in "[ -f x ]").
-func hasGlob(s string) bool {
-	if strings.ContainsAny(s, "*?") {
-		return true
-	}
-	i := strings.IndexByte(s, '[')
-	return i >= 0 && strings.IndexByte(s[i+1:], ']') >= 0
-}
-
-// globFirst reports whether s starts with a pattern character, so that the
-// first byte of what it matches is not known.
-func globFirst(s string) bool {
-	return s != "" && (s[0] == '*' || s[0] == '?' || s[0] == '[' && strings.IndexByte(s[1:], ']') >= 0)
 }
 
 // unescape writes s with backslash escapes removed; escapable lists the
