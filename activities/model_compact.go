@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -54,7 +55,7 @@ func (a *Agent) CompactConversation(ctx context.Context, req contract.CompactReq
 	if s := strings.TrimSpace(req.Instructions); s != "" {
 		prompt += "\n\nAdditional instructions for this summary:\n" + s
 	}
-	drop := 0
+	drop := fitDrop(mr, msgs, prompt, req.FitTokens, req.RefusedTokens)
 	for tries := 0; ; tries++ {
 		send := append(cleanStart(msgs[drop:]), conversation.UserText(prompt))
 		params, err := buildParams(mr, send)
@@ -88,6 +89,51 @@ func (a *Agent) CompactConversation(ctx context.Context, req contract.CompactReq
 		}
 		return contract.CompactReply{Seq: mr.Seq, Size: stored.Size(), Usage: usage, Dropped: drop, Kept: kept}, nil
 	}
+}
+
+// fitDrop is how many of the oldest messages the summary request leaves out from the
+// start so that its estimate fits fit tokens (0: no bound, none left out). The
+// estimate is the request's JSON size at the tokens per byte the refused request had
+// (refused tokens for the same messages without the prompt), else at bytes/4. At
+// least the last two messages are always sent.
+func fitDrop(mr conversation.ModelRequest, msgs []conversation.Message, prompt string, fit, refused int) int {
+	if fit <= 0 || len(msgs) <= 2 {
+		return 0
+	}
+	size := func(send []conversation.Message) int {
+		p, err := buildParams(mr, send)
+		if err != nil {
+			return 0 // the request itself reports it
+		}
+		b, err := json.Marshal(p)
+		if err != nil {
+			return 0
+		}
+		return len(b)
+	}
+	perByte := 1.0 / 4
+	if refused > 0 {
+		if b := size(msgs); b > 0 {
+			perByte = float64(refused) / float64(b)
+		}
+	}
+	fits := func(drop int) bool {
+		return float64(size(append(cleanStart(msgs[drop:]), conversation.UserText(prompt))))*perByte <= float64(fit)
+	}
+	if fits(0) {
+		return 0
+	}
+	// The smallest drop that fits: the estimate shrinks as more is left out.
+	lo, hi := 1, len(msgs)-2
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if fits(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
 }
 
 // SummaryMessage is the user message a compacted session continues from; kept is how

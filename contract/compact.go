@@ -23,6 +23,13 @@ type CompactRequest struct {
 	// KeepBytes bounds the most recent messages kept as they are after the summary
 	// (keptTail); 0 keeps none, as sessions from before kept-turns did.
 	KeepBytes int `json:"keep_bytes,omitempty"`
+	// FitTokens, when set, is how many tokens the summary request may take: the
+	// oldest messages are left out of it beforehand until its estimate fits, so that
+	// a compaction answering a refusal is not refused too. RefusedTokens, when set,
+	// is what the API counted for the refused request, which had the same messages:
+	// it calibrates the estimate (tokens per byte); without it bytes/4 is assumed.
+	FitTokens     int `json:"fit_tokens,omitempty"`
+	RefusedTokens int `json:"refused_tokens,omitempty"`
 }
 
 // CompactReply is what the workflow learns: the stored summary message's size, the

@@ -26,3 +26,22 @@ func TestLookupAndCost(t *testing.T) {
 		}
 	}
 }
+
+// The API's refusal names the window (issue 32 item 7): its figures are read however
+// the message is wrapped.
+func TestParseTooLong(t *testing.T) {
+	for msg, want := range map[string]TooLong{
+		"prompt is too long: 208310 tokens > 200000 maximum":                                    {208310, 200000},
+		"model: 400 invalid_request_error: prompt is too long: 61234 tokens > 60000 maximum":    {61234, 60000},
+		`proxy: {"message":"prompt is too long: 200000 tokens > 199999 maximum"} (request req)`: {200000, 199999},
+	} {
+		if got, ok := ParseTooLong(msg); !ok || got != want {
+			t.Errorf("ParseTooLong(%q) = %+v, %v; want %+v", msg, got, ok, want)
+		}
+	}
+	for _, msg := range []string{"", "prompt is too long", "model: 400 invalid_request_error: max_tokens: 9999999 > 64000", "prompt is too long: 5 tokens > 0 maximum"} {
+		if got, ok := ParseTooLong(msg); ok {
+			t.Errorf("ParseTooLong(%q) = %+v", msg, got)
+		}
+	}
+}

@@ -33,6 +33,11 @@ const (
 // modeNames is indexed by Mode and spelled as in settings.json.
 var modeNames = []string{"default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"}
 
+// ModeNames are the modes as settings.json and --permission-mode spell them, in
+// Mode order: the one list that flags, the environment and toolpipe.yaml are
+// checked against, so that every mode a settings file takes is accepted there too.
+func ModeNames() []string { return append([]string(nil), modeNames...) }
+
 // String returns the mode as settings.json spells it.
 func (m Mode) String() string {
 	if int(m) < len(modeNames) {

@@ -41,7 +41,10 @@ type Tracker struct {
 
 	errored     bool   // a Bash call failed: siblings are cancelled
 	erroredDesc string // which one, for the synthetic message
-	interrupted bool   // the user sent a new message
+	interrupted bool   // the user sent a new message, or interrupted
+	// interruptText is the synthetic result of the tools the interrupt stops: it
+	// says whether a message came with it.
+	interruptText string
 
 	// lookup resolves tool names: the built-in tools, and a turn's MCP tools.
 	lookup func(name string) (*tool.Definition, bool)
@@ -70,8 +73,13 @@ func SiblingErrorMessage(desc string) string {
 	return fmt.Sprintf("Cancelled: parallel tool call %s errored", desc)
 }
 
-// InterruptedMessage is the synthetic result of a tool stopped by a user interrupt.
+// InterruptedMessage is the synthetic result of a tool stopped by a user's new message.
 const InterruptedMessage = "Interrupted: the user sent a new message, so this tool call was stopped before it finished"
+
+// InterruptedByUserMessage is the synthetic result of a tool stopped by an interrupt
+// that came without a message (`starter agent interrupt`): the model must not look
+// for a message that was never sent.
+const InterruptedByUserMessage = "Interrupted: the user interrupted this tool call, so it was stopped before it finished"
 
 // Has reports whether a tool_use id is already tracked.
 func (t *Tracker) Has(id string) bool {
@@ -157,7 +165,7 @@ func (t *Tracker) abortReason(x *Tracked) (string, bool) {
 		return SiblingErrorMessage(t.erroredDesc), true
 	}
 	if t.interrupted && x.Interrupt == tool.InterruptCancel {
-		return InterruptedMessage, true
+		return t.InterruptedText(), true
 	}
 	return "", false
 }
@@ -187,7 +195,7 @@ func (t *Tracker) Cancelled(id string) error {
 	if x == nil || x.Status != Executing {
 		return fmt.Errorf("scheduler: %q is not executing", id)
 	}
-	msg := InterruptedMessage
+	msg := t.InterruptedText()
 	if t.errored {
 		msg = SiblingErrorMessage(t.erroredDesc)
 	}

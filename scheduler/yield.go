@@ -23,8 +23,22 @@ func (t *Tracker) Yield() []*Tracked {
 // Interrupt marks the turn interrupted by a new user message and returns the
 // executing tools the caller must cancel: those whose behaviour is cancel. Tools that
 // block keep running; queued cancel tools are aborted by the next Scan.
-func (t *Tracker) Interrupt() []*Tracked {
-	t.interrupted = true
+func (t *Tracker) Interrupt() []*Tracked { return t.interrupt(InterruptedMessage) }
+
+// InterruptWithoutMessage is Interrupt for an interrupt that brings no message: the
+// tools it stops say the user interrupted them.
+func (t *Tracker) InterruptWithoutMessage() []*Tracked { return t.interrupt(InterruptedByUserMessage) }
+
+// InterruptedText is the result of a tool the latest interrupt stopped.
+func (t *Tracker) InterruptedText() string {
+	if t.interruptText == "" {
+		return InterruptedMessage
+	}
+	return t.interruptText
+}
+
+func (t *Tracker) interrupt(text string) []*Tracked {
+	t.interrupted, t.interruptText = true, text
 	var cancel []*Tracked
 	for _, x := range t.tools {
 		if x.Status == Executing && x.Interrupt == tool.InterruptCancel {

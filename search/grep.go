@@ -63,11 +63,13 @@ type RejectedError struct {
 	Engine, Message string
 }
 
+// rejectedFirstLine is Claude Code 2.1.328's first line for a search ripgrep
+// refused. Both engines give it, so that the model (and test/parity) sees the same
+// answer whether or not the worker has rg; the engine's own words follow it.
+const rejectedFirstLine = "Search failed — ripgrep rejected the pattern, glob, or file type without searching:"
+
 func (e *RejectedError) Error() string {
-	if e.Engine == "rg" {
-		return "Search failed — ripgrep rejected the pattern, glob, or file type without searching:\n" + e.Message
-	}
-	return "Search failed — the pattern, glob, or file type was rejected without searching:\n" + e.Message
+	return rejectedFirstLine + "\n" + e.Message
 }
 
 // Grep searches and writes Claude Code's text for the result to w. Memory is

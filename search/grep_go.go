@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 
@@ -43,14 +44,14 @@ func runGo(ctx context.Context, req GrepRequest, explicit bool, c *collector) er
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
-		return &RejectedError{Engine: "go", Message: "regex parse error: " + strings.TrimPrefix(err.Error(), "error parsing regexp: ")}
+		return &RejectedError{Engine: "go", Message: regexRejection(req.Pattern, err)}
 	}
 	g := &goGrep{ctx: ctx, req: req, root: req.Path, re: re, c: c}
 	for _, p := range splitGlobs(req.Glob) {
 		neg := strings.HasPrefix(p, "!")
 		p = strings.TrimPrefix(strings.TrimPrefix(p, "!"), "/")
 		if !doublestar.ValidatePattern(p) {
-			return &RejectedError{Engine: "go", Message: "invalid glob: " + p}
+			return &RejectedError{Engine: "go", Message: "error parsing glob '" + p + "': invalid pattern"}
 		}
 		if neg {
 			g.exclude = append(g.exclude, p)
@@ -75,6 +76,18 @@ func runGo(ctx context.Context, req GrepRequest, explicit bool, c *collector) er
 		return nil
 	}
 	return err
+}
+
+// regexRejection words a pattern RE2 refused as ripgrep does ("regex parse
+// error:", the pattern indented, then "error: …"), with RE2's reason: what the
+// engines refuse differs (RE2 has no look-around), the shape does not.
+func regexRejection(pattern string, err error) string {
+	reason := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
+	var perr *syntax.Error
+	if errors.As(err, &perr) {
+		reason = string(perr.Code)
+	}
+	return "regex parse error:\n    " + strings.Join(strings.Fields(pattern), " ") + "\nerror: " + reason
 }
 
 // globHit matches a --glob pattern as rg does: against the name when the pattern

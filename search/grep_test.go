@@ -133,6 +133,32 @@ func TestGrepMatchesClaudeCode(t *testing.T) {
 	}
 }
 
+// Both engines answer a refused pattern, glob or type with Claude Code's first line
+// (issue 32 item 8: without rg the Go engine worded it otherwise, and test/parity's
+// grep_bad_regex failed on machines without ripgrep); the engine's own words follow.
+func TestGrepRejectionFirstLineIsClaudeCodes(t *testing.T) {
+	dir := fixture(t)
+	const first = "Search failed — ripgrep rejected the pattern, glob, or file type without searching:"
+	for name, rg := range engines(t) {
+		for _, req := range []GrepRequest{{Pattern: "(unclosed"}, {Pattern: "x", Type: "nosuchtype"}, {Pattern: "x", Glob: "["}} {
+			req.Path, req.Workdir, req.Rg = dir, dir, rg
+			err := Grep(context.Background(), req, &strings.Builder{})
+			if err == nil {
+				t.Errorf("%s %+v: no error", name, req)
+				continue
+			}
+			line, rest, _ := strings.Cut(err.Error(), "\n")
+			if line != first || strings.TrimSpace(rest) == "" {
+				t.Errorf("%s %+v: %q, want %q and the engine's reason", name, req, err.Error(), first)
+			}
+		}
+	}
+	err := Grep(context.Background(), GrepRequest{Pattern: "(unclosed", Path: dir, Workdir: dir}, &strings.Builder{})
+	if want := first + "\nregex parse error:\n    (unclosed\nerror: missing closing )"; err == nil || err.Error() != want {
+		t.Errorf("Go engine: %v, want %q", err, want)
+	}
+}
+
 // Both engines refuse a bad pattern or type before searching.
 func TestGrepRejects(t *testing.T) {
 	dir := fixture(t)

@@ -10,6 +10,7 @@ import (
 	"github.com/toolpipe/toolpipe/budget"
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/modelinfo"
 	"github.com/toolpipe/toolpipe/persisted"
 	"github.com/toolpipe/toolpipe/tool"
 )
@@ -51,8 +52,10 @@ type session struct {
 	// the next call's tokens (session_compact.go); triedCompact says the current call
 	// was refused as too long once and compacted; manualCompact holds a compaction
 	// asked for by the user (its instructions); compactions counts them.
-	ctxBytes      int
-	triedCompact  bool
+	ctxBytes     int
+	triedCompact bool
+	// refused is the refusal being answered by a compaction (session_window.go).
+	refused       *modelinfo.TooLong
 	manualCompact *string
 	compactions   int
 	// modelStop is the last model call's stop reason and lastResults the size of the

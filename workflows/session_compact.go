@@ -76,7 +76,10 @@ func (s *session) maybeCompact(ctx workflow.Context) error {
 }
 
 // retryTooLong answers a model call refused as too long: compact once and let the
-// loop call again. A second refusal in a row ends the prompt.
+// loop call again. A second refusal in a row ends the prompt. The refusal names the
+// window the API enforces; when it is smaller than the session's, the session adopts
+// it (session_window.go), so the compactions that follow keep under it and the
+// session is refused once per window it learns, not once per compaction.
 func (s *session) retryTooLong(ctx workflow.Context, err error) (bool, error) {
 	var mf modelFailure
 	if !errors.As(err, &mf) || !contract.IsPromptTooLong(err) || s.triedCompact {
@@ -86,6 +89,8 @@ func (s *session) retryTooLong(ctx workflow.Context, err error) (bool, error) {
 		return false, nil
 	}
 	s.triedCompact = true
+	s.refused = s.learnWindow(ctx, err) // session_window.go
+	defer func() { s.refused = nil }()
 	if err := s.compact(ctx, TriggerAuto, ""); err != nil {
 		return false, err
 	}
@@ -124,6 +129,7 @@ func (s *session) compact(ctx workflow.Context, trigger, instructions string) er
 	if keep {
 		req.KeepBytes = int(KeepShare * float64(s.model.ContextWindow) * bytesPerToken)
 	}
+	s.fitSummary(&req) // session_window.go
 	var rep contract.CompactReply
 	err := workflow.ExecuteActivity(actx, contract.CompactActivityName, req).Get(ctx, &rep)
 	s.phase = PhaseIdle

@@ -22,7 +22,7 @@ func (s *session) register(ctx workflow.Context) error {
 		func(ctx workflow.Context, req SendRequest) (SendResponse, error) {
 			s.userPrompt(req.Text) // session_prompt_id.go
 			s.publish(ctx)
-			s.interruptTurn(ctx)
+			s.interruptTurn(ctx, InterruptRequest{})
 			return SendResponse{Queued: len(s.pendingUser)}, nil
 		},
 		workflow.UpdateHandlerOptions{
@@ -71,7 +71,7 @@ func (s *session) register(ctx workflow.Context) error {
 			workflow.SignalChannelOptions{Description: "Interrupt the running turn: tools whose interrupt behaviour is cancel stop."})
 		for {
 			ch.Receive(ctx, nil)
-			s.interruptTurn(ctx)
+			s.interruptTurn(ctx, InterruptRequest{NoMessage: true}) // no message came with it
 		}
 	})
 	if err := workflow.SetQueryHandlerWithOptions(ctx, SessionStateQuery, s.stateQuery,
@@ -86,12 +86,12 @@ func (s *session) register(ctx workflow.Context) error {
 }
 
 // interruptTurn passes an interrupt on to the running turn (DESIGN §3.7).
-func (s *session) interruptTurn(ctx workflow.Context) {
+func (s *session) interruptTurn(ctx workflow.Context, req InterruptRequest) {
 	if s.turn == nil {
 		return
 	}
 	// A turn that has just finished cannot be signalled; nothing is left to stop.
-	_ = s.turn.SignalChildWorkflow(ctx, InterruptSignal, nil).Get(ctx, nil)
+	_ = s.turn.SignalChildWorkflow(ctx, InterruptSignal, req).Get(ctx, nil)
 }
 
 func (s *session) stateQuery() (SessionState, error) {

@@ -125,3 +125,29 @@ func TestSendInterruptsRunningTurn(t *testing.T) {
 		t.Fatalf("interrupted result %+v", r)
 	}
 }
+
+// `starter agent interrupt` brings no message: the stopped tool's result says the
+// user interrupted it, not that a message came (issue 32 item 9: the model was told
+// "the user sent a new message", and the next request had none).
+func TestInterruptWithoutMessageSaysTheUserInterrupted(t *testing.T) {
+	work := t.TempDir()
+	h := newAgentHarness(t,
+		fakeanthropic.Response{Content: []wire.Block{use("s1", "Bash", map[string]any{"command": "echo started > marker; sleep 60"})}},
+		fakeanthropic.Response{Content: []wire.Block{text("stopped")}},
+	)
+	run := h.start(workflows.SessionInput{Prompt: "wait", Workdir: work, Options: fastOptions()})
+	poll(t, "the Bash to start", func() bool { _, err := os.Stat(filepath.Join(work, "marker")); return err == nil })
+	if err := h.c.SignalWorkflow(testenv.Context(t), run.GetID(), "", workflows.SessionInterruptSignal, nil); err != nil {
+		t.Fatal(err)
+	}
+	if res := h.result(run); res.Text != "stopped" {
+		t.Fatalf("result %+v", res)
+	}
+	m := h.fake.Requests()[1].Messages
+	if len(m) != 3 {
+		t.Fatalf("second request %+v: a message appeared", m)
+	}
+	if r := userResults(m[2])["s1"]; !r.IsError || r.Content != scheduler.InterruptedByUserMessage {
+		t.Fatalf("interrupted result %+v", r)
+	}
+}

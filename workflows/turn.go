@@ -164,8 +164,12 @@ func (t *turn) cancelled(id string) {
 }
 
 // interrupt stops the executing tools whose behaviour is cancel.
-func (t *turn) interrupt() {
-	for _, x := range t.tracker.Interrupt() {
+func (t *turn) interrupt(req InterruptRequest) {
+	stop := t.tracker.Interrupt
+	if req.NoMessage {
+		stop = t.tracker.InterruptWithoutMessage
+	}
+	for _, x := range stop() {
 		if cancel, ok := t.cancels[x.Block.ID]; ok {
 			cancel()
 		}

@@ -21,7 +21,8 @@ const (
 	CloseIntakeUpdate = "CloseIntake"
 	// CollectUpdate returns the results yielded since a cursor, waiting for some.
 	CollectUpdate = "Collect"
-	// InterruptSignal is the user's new message arriving during the turn (DESIGN §3.7).
+	// InterruptSignal is the user's new message arriving during the turn (DESIGN §3.7),
+	// or an interrupt without one; its payload, optional, is an InterruptRequest.
 	InterruptSignal = "Interrupt"
 	// StateQuery returns every tool's state and whether the turn is interruptible.
 	StateQuery = "State"
@@ -174,4 +175,12 @@ type TurnState struct {
 	Pending []PendingApproval `json:"pending,omitempty"`
 	// Notices are for the user (see TurnResult.Notices).
 	Notices []Notice `json:"notices,omitempty"`
+}
+
+// InterruptRequest is InterruptSignal's payload. None (as every signal before it
+// carried) or the zero value is a new user message.
+type InterruptRequest struct {
+	// NoMessage: the user interrupted without sending a message (`starter agent
+	// interrupt`); the stopped tools say so instead of pointing at a message.
+	NoMessage bool `json:"no_message,omitempty"`
 }

@@ -66,10 +66,11 @@ func (t *turn) register(ctx workflow.Context) error {
 	}
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		ch := workflow.GetSignalChannelWithOptions(ctx, InterruptSignal,
-			workflow.SignalChannelOptions{Description: "The user sent a new message: stop the tools whose interrupt behaviour is cancel."})
+			workflow.SignalChannelOptions{Description: "The user sent a new message (or interrupted, no_message): stop the tools whose interrupt behaviour is cancel."})
 		for {
-			ch.Receive(ctx, nil)
-			t.interrupt()
+			var req InterruptRequest
+			ch.Receive(ctx, &req) // none before InterruptRequest existed: a new message
+			t.interrupt(req)
 		}
 	})
 	if err := t.registerApprovals(ctx); err != nil {

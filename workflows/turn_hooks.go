@@ -11,7 +11,6 @@ import (
 
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/hooks"
-	"github.com/toolpipe/toolpipe/scheduler"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -78,7 +77,7 @@ func (t *turn) interruptHooks(ctx workflow.Context, b tool.Block, start time.Tim
 		return
 	}
 	hctx, _ := workflow.NewDisconnectedContext(ctx)
-	c := called{result: tool.ErrorResult(b.ID, scheduler.InterruptedMessage), duration: workflow.Now(hctx).Sub(start), interrupted: true}
+	c := called{result: tool.ErrorResult(b.ID, t.tracker.InterruptedText()), duration: workflow.Now(hctx).Sub(start), interrupted: true}
 	res, err := t.runPhase(hctx, hooks.PostToolUseFailure, b, b.Input, &c)
 	if err == nil {
 		t.notePhase(hctx, b.ID, b.Name, res)

@@ -115,14 +115,16 @@ from a scripted fake instead, offline (embedded default only).`,
 	}
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyWorkdir, config.KeySettings, config.KeyPermissionMode,
 		config.KeySession, config.KeyTaskQueue,
-		config.KeyPort, config.KeyUI, config.KeyUIPort, config.KeyHeartbeatTimeout, config.KeyLogLevel, config.KeyTrust, config.KeyMCPEnvAllow)
+		config.KeyPort, config.KeyUI, config.KeyUIPort, config.KeyHeartbeatTimeout, config.KeyLogLevel, config.KeyTrust, config.KeyMCPEnvAllow,
+		config.KeyAskTimeout, config.KeyWebFetchAllowPrivate, config.KeyWebFetchTimeout)
 	cmd.Flags().Lookup(config.KeyPort).DefValue = "0"
 	cmd.Flags().Set(config.KeyPort, "0")
 	model := toolenv.Getenv("ANTHROPIC_MODEL") // ANTHROPIC_* are held secrets (worker.HideSecrets)
 	if model == "" {
 		model = workflows.DefaultModel
 	}
-	cmd.Flags().StringVar(&f.model, "model", model, "the model (default $ANTHROPIC_MODEL, else "+workflows.DefaultModel+")")
+	// cobra prints the default after the text: $ANTHROPIC_MODEL's value when set.
+	cmd.Flags().StringVar(&f.model, "model", model, "the model; $ANTHROPIC_MODEL sets the default")
 	cmd.Flags().StringVar(&f.system, "system", "", "a system prompt replacing toolpipe's default (the environment and CLAUDE.md files are still added)")
 	cmd.Flags().StringVar(&f.appendSys, "append-system-prompt", "", "text added at the end of the system prompt")
 	cmd.Flags().IntVar(&f.maxTurns, "max-turns", 100, "the most model calls the session makes")

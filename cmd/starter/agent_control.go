@@ -121,6 +121,9 @@ func agentStatusCmd() *cobra.Command {
 				fmt.Fprintf(tw, "  %s\t%s\t%s\n", t.ID, callStatus(t, paused != ""), t.Description)
 			}
 			tw.Flush()
+			for _, p := range ts.Pending { // why each waits, until when, and what answers it
+				printPending(out, st.TurnID, p) // approvals_watch.go
+			}
 			return nil
 		})
 }

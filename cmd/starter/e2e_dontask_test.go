@@ -50,3 +50,39 @@ func TestDontAskModeEndToEnd(t *testing.T) {
 		})
 	}
 }
+
+// dontAsk given as the mode itself, without a settings file, from each of the three
+// places a key comes from (issue 32 item 4: all three were refused, exit 2, though
+// a settings file's defaultMode worked): the call that would ask is denied at once.
+func TestDontAskModeFromFlagEnvironmentAndFile(t *testing.T) {
+	yaml := filepath.Join(t.TempDir(), "toolpipe.yaml")
+	if err := os.WriteFile(yaml, []byte("permission-mode: dontAsk\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		flags []string
+		env   []string
+	}{
+		{"flag", []string{"--permission-mode", "dontAsk"}, nil},
+		{"environment", nil, []string{"TOOLPIPE_PERMISSION_MODE=dontAsk"}},
+		{"file", []string{"--config", yaml}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			work := t.TempDir()
+			msg := filepath.Join(t.TempDir(), "msg.json")
+			os.WriteFile(msg, []byte(`{"role":"assistant","content":[`+toolUse("t1", "Bash", map[string]any{"command": "touch made"})+`]}`), 0o644)
+			cmd := hermetic(t, starter(t, t.TempDir(), append(append([]string{"run", "--workdir", work}, c.flags...), msg)...))
+			cmd.Env = append(cmd.Env, c.env...)
+			out, _ := output(t, "run", cmd)
+			m := decode(t, out)
+			if r := m.Content[0]; !r.IsError || !strings.Contains(r.Content, "dontAsk") {
+				t.Fatalf("%+v", r)
+			}
+			if _, err := os.Stat(filepath.Join(work, "made")); err == nil {
+				t.Fatal("the call ran in dontAsk mode")
+			}
+		})
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
+	"github.com/toolpipe/toolpipe/permissions"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -90,8 +91,9 @@ type Config struct {
 	v *viper.Viper
 }
 
-// PermissionModes are Claude Code's permission modes.
-var PermissionModes = []string{"default", "acceptEdits", "plan", "bypassPermissions"}
+// PermissionModes are Claude Code's permission modes, as permissions parses them
+// (dontAsk included: a settings file's defaultMode and the flag take the same).
+var PermissionModes = permissions.ModeNames()
 
 var logLevels = []string{"debug", "info", "warn", "error"}
 
@@ -380,6 +382,10 @@ func (c *Config) validate(used func(key string) bool) error {
 var knownKeys = []string{KeyStateDir, KeyWorkdir, KeySettings, KeyPermissionMode, KeySession, KeyTaskQueue,
 	KeyPort, KeyUI, KeyUIPort, KeyHeartbeatTimeout, KeyLogLevel, KeyLogFormat, KeyThresholds, KeyAskTimeout, KeyWebFetchAllowPrivate, KeyWebFetchTimeout, KeyPrices,
 	KeyTrust, KeyTrustedWorkspaces, KeyMCPEnvAllow}
+
+// Keys are every configuration key, those read only from the file (thresholds,
+// prices) included: what the commands' flags are checked against.
+func Keys() []string { return slices.Clone(knownKeys) }
 
 // checkFileKeys rejects a key in the config file that toolpipe does not know, naming
 // it: a misspelled key would otherwise silently leave its default in force.

@@ -33,6 +33,13 @@ func TestPermissionModeSetAndAskTimeout(t *testing.T) {
 	if c := load(); !c.PermissionModeSet || c.PermissionMode != "acceptEdits" {
 		t.Fatalf("environment: %+v", c)
 	}
+	// Every mode a settings file's defaultMode takes is taken here too (issue 32
+	// item 4: dontAsk was refused, exit 2).
+	for _, mode := range []string{"default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"} {
+		if c := load("--permission-mode", mode); c.PermissionMode != mode {
+			t.Fatalf("--permission-mode %s: %+v", mode, c)
+		}
+	}
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	AddFlags(fs, KeyStateDir, KeyAskTimeout, KeySession, KeyTaskQueue, KeyHeartbeatTimeout, KeyLogLevel)
 	fs.Parse([]string{"--state-dir", t.TempDir(), "--ask-timeout", "10ms"})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -63,6 +64,28 @@ func TestAPIKeyChecked(t *testing.T) {
 	}
 	if reqs := s.Requests(); len(reqs) != 3 || reqs[0].Refused != "invalid x-api-key" || reqs[2].Refused != "" {
 		t.Fatalf("recorded %+v", reqs)
+	}
+}
+
+// The refusal of a request over the window is the API's body byte for byte, fields
+// in its order (as a client logging it, or a proxy passing it on, shows it):
+// {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too
+// long: 200251 tokens > 200000 maximum"},"request_id":"req_011CWdepJvA2D819tdYYq4h7"}.
+func TestContextWindowRefusalBody(t *testing.T) {
+	s := startScript(t, Script{ContextWindow: 100})
+	body := `{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":"` + strings.Repeat("a", 1000) + `"}]}`
+	req, _ := http.NewRequest("POST", s.URL()+"/v1/messages", strings.NewReader(body))
+	req.Header.Set("x-api-key", "k")
+	req.Header.Set("content-type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got, _ := io.ReadAll(resp.Body)
+	want := regexp.MustCompile(`^\{"type":"error","error":\{"type":"invalid_request_error","message":"prompt is too long: \d+ tokens > 100 maximum"\},"request_id":"req_011[A-Za-z0-9]{21}"\}$`)
+	if resp.StatusCode != 400 || !want.Match(got) || resp.Header.Get("request-id") == "" {
+		t.Fatalf("%d %s", resp.StatusCode, got)
 	}
 }
 

@@ -1,6 +1,7 @@
 package fakeanthropic
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -329,14 +330,28 @@ func writeError(w http.ResponseWriter, status int, typ, msg string) {
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("request-id", "req_fake")
+	w.Header().Set("request-id", fakeRequestID)
 	w.WriteHeader(status)
-	body := errorBody(errorType(status, typ), msg)
-	body["request_id"] = "req_fake"
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false) // "N tokens > M maximum", as the API writes it
+	// The API's bytes, fields in its order: {"type":"error","error":{"type":…,
+	// "message":…},"request_id":…}, one line, "N tokens > M maximum" unescaped.
+	body := struct {
+		Type  string `json:"type"`
+		Error struct {
+			Type    string `json:"type"`
+			Message string `json:"message"`
+		} `json:"error"`
+		RequestID string `json:"request_id"`
+	}{Type: "error", RequestID: fakeRequestID}
+	body.Error.Type, body.Error.Message = errorType(status, typ), msg
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
 	enc.Encode(body)
+	w.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 }
+
+// fakeRequestID is the request id of every answer, in the API's form (req_011…).
+const fakeRequestID = "req_011FakeAnthropicRequest1"
 
 func errorBody(typ, msg string) map[string]any {
 	return map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": msg}}

@@ -58,7 +58,7 @@ func streamMessage(ctx context.Context, w http.ResponseWriter, r Response, req R
 	fl, _ := w.(http.Flusher)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("request-id", "req_fake")
+	w.Header().Set("request-id", fakeRequestID)
 	w.WriteHeader(http.StatusOK)
 	send := func(event string, data any) bool {
 		if d := r.delay(); d > 0 {
