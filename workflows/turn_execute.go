@@ -41,7 +41,7 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 	def, _ := t.lookup(x.Block.Name) // known: unknown tools never execute
 	id := x.Block.ID
 	refused, isRefused := t.legacyBackground(x.Block) // turn_background.go
-	err := def.ValidateInput(x.Block.Input)
+	err := t.validate(def, x.Block.Input)
 	if err == nil && !isRefused {
 		refused, isRefused = t.refuseBackground(x.Block)
 	}
