@@ -57,6 +57,7 @@ func (e *Executor) start(ctx context.Context, blocks []tool.Block) (*run, error)
 			t.cancelSiblings()
 			return nil, fmt.Errorf("executor: %w", err)
 		}
+		b.Name = tool.Canonical(b.Name)
 		if def, ok := tool.Lookup(b.Name); ok {
 			// Inputs are read as the Turn workflow reads them (tool.Definition.Repair).
 			var note string

@@ -18,11 +18,16 @@ func (t *turn) useRepair(ctx workflow.Context) {
 	t.notes = map[string]string{}
 }
 
-// repairBlock returns b with its input as the tool reads it, and keeps the note
+// repairBlock returns b calling the tool its name stands for, with its input as
+// the tool reads it, and keeps the note
 // its result is to end with. Only built-in tools have repairs: the lookup of a
 // custom tool, which records its decision, is left to the tracker.
 func (t *turn) repairBlock(b tool.Block) tool.Block {
-	if !t.repair || !tool.IsBuiltin(b.Name) {
+	if !t.repair {
+		return b
+	}
+	b.Name = tool.Canonical(b.Name) // KillShell is TaskStop
+	if !tool.IsBuiltin(b.Name) {
 		return b
 	}
 	def, ok := tool.Lookup(b.Name)
