@@ -47,7 +47,8 @@ func (e *Executor) Run(ctx context.Context, blocks []tool.Block) ([]tool.Result,
 
 // start tracks blocks and starts what the scheduling rule allows.
 func (e *Executor) start(ctx context.Context, blocks []tool.Block) (*run, error) {
-	t := &run{e: e, tracker: scheduler.New(), done: make(chan struct{}), cancels: map[string]context.CancelFunc{}}
+	t := &run{e: e, tracker: scheduler.New(), done: make(chan struct{}), cancels: map[string]context.CancelFunc{},
+		notes: map[string]string{}}
 	t.siblingCtx, t.cancelSiblings = context.WithCancel(ctx)
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -55,6 +56,15 @@ func (e *Executor) start(ctx context.Context, blocks []tool.Block) (*run, error)
 		if err := tool.CheckBlock(b); err != nil {
 			t.cancelSiblings()
 			return nil, fmt.Errorf("executor: %w", err)
+		}
+		b.Name = tool.Canonical(b.Name)
+		if def, ok := tool.Lookup(b.Name); ok {
+			// Inputs are read as the Turn workflow reads them (tool.Definition.Repair).
+			var note string
+			b.Input, note = def.Repair(b.Input)
+			if note != "" {
+				t.notes[b.ID] = note
+			}
 		}
 		if _, err := t.tracker.Add(b); err != nil {
 			t.cancelSiblings()
@@ -90,6 +100,7 @@ type run struct {
 	siblingCtx     context.Context
 	cancelSiblings context.CancelFunc
 	cancels        map[string]context.CancelFunc
+	notes          map[string]string // what repaired inputs' results end with
 	done           chan struct{}
 	closed         bool
 	// err is the first outcome the tracker refused (a bug, where the workflow
@@ -136,7 +147,7 @@ func (t *run) start(x *scheduler.Tracked) bool {
 	}
 	def, _ := tool.Lookup(x.Block.Name)
 	id := x.Block.ID
-	if err := def.ValidateInput(x.Block.Input); err != nil {
+	if err := def.ValidateRepaired(x.Block.Input); err != nil {
 		t.check(t.tracker.Reject(id, tool.ErrorResult(id, tool.UseError(err.Error())))) // as the Turn workflow
 		return true
 	}
@@ -161,6 +172,9 @@ func (t *run) start(x *scheduler.Tracked) bool {
 		}
 		switch {
 		case err == nil:
+			if note := t.notes[id]; note != "" && !out.IsError {
+				out.Content += "\n\n" + note
+			}
 			cascade, err := t.tracker.Complete(id, tool.Result{ToolUseID: id, Content: out.Content, IsError: out.IsError}, out.Modifier)
 			t.check(err)
 			if cascade {

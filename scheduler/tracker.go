@@ -61,10 +61,11 @@ func NewWithLookup(lookup func(name string) (*tool.Definition, bool)) *Tracker {
 	return &Tracker{index: map[string]int{}, lookup: lookup}
 }
 
-// NoSuchToolMessage is the result of a call to an unknown tool (DESIGN §3.1), wrapped
-// as Claude Code wraps errors that stopped a call before it ran.
+// NoSuchToolMessage is the result of a call to an unknown tool (DESIGN §3.1), in
+// Claude Code's words (tool.UnknownToolMessage: a wrong case is hinted at among
+// the built-in tools).
 func NoSuchToolMessage(name string) string {
-	return tool.UseError("Error: No such tool available: " + name)
+	return tool.UnknownToolMessage(name, tool.Names())
 }
 
 // SiblingErrorMessage is the synthetic result of a tool cancelled because a parallel

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -48,6 +49,18 @@ type Definition struct {
 	custom *customInfo
 	// tooBigHint ends the MaxInputBytes error: what to do instead.
 	tooBigHint string
+
+	// Repair's parts (repair.go), set for built-in tools only: the schema's typed
+	// parameters ("integer", "number", "boolean"), the tool's repair of parameter
+	// names, whether that repair counts only when it makes the input valid, and the
+	// integer parameters whose fractions are rounded up.
+	params        map[string]string
+	repair        repairer
+	repairIfValid bool
+	roundUp       map[string]bool
+	// preCheck runs before the schema in ValidateRepaired: a check Claude Code
+	// words otherwise than a schema failure (Grep's head_limit and offset).
+	preCheck func(input json.RawMessage) error
 }
 
 // InputValidationError is the error-result prefix of DESIGN §3.8 for inputs that fail
@@ -70,7 +83,9 @@ func (d *Definition) ValidateInput(input json.RawMessage) error {
 		return fmt.Errorf("%s: input is not valid JSON: %v", InputValidationError, err)
 	}
 	if err := d.schema.Validate(v); err != nil {
-		return fmt.Errorf("%s: %s", InputValidationError, issuesMessage(d.Name, schemaIssues(err, v, propertyOrders[d.schema])))
+		// Parameters the schema lacks are listed in the order the model wrote them.
+		order := append(slices.Clone(propertyOrders[d.schema]), keyOrder(input)...)
+		return fmt.Errorf("%s: %s", InputValidationError, issuesMessage(d.Name, schemaIssues(err, v, order)))
 	}
 	if hasNUL(v) {
 		// No command, path or pattern can hold a NUL: the OS would cut or refuse it.
@@ -80,6 +95,30 @@ func (d *Definition) ValidateInput(input json.RawMessage) error {
 		if err := d.Check(input); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// ValidateRepaired is ValidateInput for an input Repair returned, as turns check
+// inputs since they repair them: it also refuses an integer parameter whose value
+// is beyond 2^53-1, which Claude Code's integers (and the tools' Go types) cannot
+// hold, in Claude Code's words.
+func (d *Definition) ValidateRepaired(input json.RawMessage) error {
+	if d.preCheck != nil {
+		if err := d.preCheck(input); err != nil {
+			return err
+		}
+	}
+	if err := d.ValidateInput(input); err != nil {
+		return err
+	}
+	var issues []issue
+	for _, name := range d.unsafeIntegers(input) {
+		issues = append(issues, issue{rank: 1, param: name,
+			text: fmt.Sprintf("The parameter `%s` type is expected as `int` but provided as `number`", name)})
+	}
+	if len(issues) > 0 {
+		return fmt.Errorf("%s: %s", InputValidationError, issuesMessage(d.Name, issues))
 	}
 	return nil
 }
@@ -119,9 +158,13 @@ func (d *Definition) Retryable(input json.RawMessage) bool {
 	return d.IsConcurrencySafe(input)
 }
 
-// propertyOrders holds each built-in schema's declared parameter order, written once
-// at start by mustCompile and only read after.
-var propertyOrders = map[*jsonschema.Schema][]string{}
+// propertyOrders holds each built-in schema's declared parameter order, and
+// propertyTypes each parameter's JSON type, written once at start by mustCompile
+// and only read after.
+var (
+	propertyOrders = map[*jsonschema.Schema][]string{}
+	propertyTypes  = map[*jsonschema.Schema]map[string]string{}
+)
 
 func mustCompile(name, schema string) *jsonschema.Schema {
 	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(schema))
@@ -138,7 +181,26 @@ func mustCompile(name, schema string) *jsonschema.Schema {
 		panic(fmt.Sprintf("tool %s: schema does not compile: %v", name, err))
 	}
 	propertyOrders[s] = propertyOrder(schema)
+	propertyTypes[s] = propertyType(schema)
 	return s
+}
+
+// propertyType maps the top-level properties of a JSON schema to their "type",
+// where it is one string.
+func propertyType(schema string) map[string]string {
+	var doc struct {
+		Properties map[string]struct {
+			Type any `json:"type"`
+		} `json:"properties"`
+	}
+	_ = json.Unmarshal([]byte(schema), &doc)
+	out := map[string]string{}
+	for name, p := range doc.Properties {
+		if t, ok := p.Type.(string); ok {
+			out[name] = t
+		}
+	}
+	return out
 }
 
 // hasNUL reports whether any string in a decoded JSON value holds a NUL.

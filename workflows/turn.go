@@ -44,6 +44,10 @@ type turn struct {
 	// customs are the custom tool names decided so far: known or not.
 	ctx     workflow.Context
 	customs map[string]bool
+	// repair: inputs are read as Claude Code reads them, and notes are what the
+	// repairs' results end with, by tool_use id (turn_repair.go).
+	repair bool
+	notes  map[string]string
 }
 
 // startInputFirst is the change id under which blocks that an update adds while the
@@ -87,6 +91,7 @@ func (t *turn) run(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 	t.ready = workflow.GetVersion(ctx, startInputFirst, workflow.DefaultVersion, 1) == workflow.DefaultVersion &&
 		!(in.MCP && len(in.MCPTools) == 0)
 	t.rejectAlone = workflow.GetVersion(ctx, rejectedInputAlone, workflow.DefaultVersion, 1) >= 1
+	t.useRepair(ctx)
 	if err := t.register(ctx); err != nil {
 		return TurnResult{}, err
 	}
@@ -117,7 +122,7 @@ func (t *turn) finished() bool { return t.ready && t.closed && t.tracker.Done() 
 // add tracks new blocks and schedules what can run.
 func (t *turn) add(blocks []tool.Block) {
 	for _, b := range blocks {
-		x, err := t.tracker.Add(b)
+		x, err := t.tracker.Add(t.repairBlock(b))
 		if err != nil {
 			panic(err) // validateBlocks ran first: a duplicate here is a bug
 		}
@@ -144,7 +149,7 @@ func (t *turn) yield(x *scheduler.Tracked) {
 // complete records a tool's outcome; a Bash error cancels the siblings' scope.
 func (t *turn) complete(id string, r tool.Result, m *tool.Modifier) {
 	delete(t.cancels, id)
-	cascade, err := t.tracker.Complete(id, r, m)
+	cascade, err := t.tracker.Complete(id, t.withNote(r), m)
 	if err != nil {
 		panic(err)
 	}

@@ -50,7 +50,10 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 	def, _ := t.lookup(x.Block.Name) // known: unknown tools never execute
 	id := x.Block.ID
 	refused, isRefused := t.legacyBackground(x.Block) // turn_background.go
-	err := def.ValidateBlock(x.Block)                 // an input dropped for its size fails as it would whole
+	err := t.validate(def, x.Block.Input)             // turn_repair.go
+	if x.Block.InputBytes > 0 {                       // an input dropped for its size fails as it would whole
+		err = def.ValidateBlock(x.Block)
+	}
 	if err == nil && !isRefused {
 		refused, isRefused = t.refuseBackground(x.Block)
 	}

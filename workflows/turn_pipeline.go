@@ -59,10 +59,14 @@ func (t *turn) pipeline(ctx workflow.Context, b tool.Block, def *tool.Definition
 	if len(pre.UpdatedInput) > 0 && pre.Decision != hooks.Deny {
 		// updatedInput replaces the whole input and passes the same checks the
 		// model's input did; the permission decision below sees the new input.
-		if err := def.ValidateInput(pre.UpdatedInput); err != nil {
+		updated := pre.UpdatedInput
+		if t.repair {
+			updated, _ = def.Repair(updated)
+		}
+		if err := t.validate(def, updated); err != nil {
 			return tool.ErrorResult(id, tool.UseError(err.Error()+" (in the input a PreToolUse hook rewrote)")), nil, callRefused
 		}
-		input = pre.UpdatedInput
+		input = updated
 	}
 	v, err := t.permit(ctx, tool.Block{ID: id, Name: b.Name, Input: input}, pre)
 	if err != nil {

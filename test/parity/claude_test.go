@@ -114,20 +114,21 @@ func findBinary(dir string) (string, error) {
 
 // runClaude runs Claude Code in print mode in workdir against the fake model at
 // baseURL, with a HOME of its own, until the script is used up.
-func runClaude(t *testing.T, bin, workdir, baseURL string) {
+func runClaude(t *testing.T, bin, workdir, baseURL string, extra ...string) {
 	t.Helper()
-	runClaudeHome(t, bin, workdir, baseURL, t.TempDir())
+	runClaudeHome(t, bin, workdir, baseURL, t.TempDir(), extra...)
 }
 
 // runClaudeHome is runClaude with a HOME prepared by the caller (its
-// .claude/settings.json configures hooks).
-func runClaudeHome(t *testing.T, bin, workdir, baseURL, home string) {
+// .claude/settings.json configures hooks). extra are more flags (--tools).
+func runClaudeHome(t *testing.T, bin, workdir, baseURL, home string, extra ...string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "-p", "Run the tools.", "--output-format", "json",
+	args := append([]string{"-p", "Run the tools.", "--output-format", "json",
 		"--permission-mode", "acceptEdits", "--allowedTools", "Bash,Read,Glob,Grep,Edit,Write",
-		"--max-turns", "1000")
+		"--max-turns", "1000"}, extra...)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = workdir
 	cmd.Env = []string{
 		"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TERM=dumb",

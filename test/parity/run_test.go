@@ -3,8 +3,11 @@ package parity
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -38,7 +41,7 @@ var suitesMu sync.Mutex
 
 // claudeResults runs all cases of a suite through Claude Code once per test binary
 // and returns what it sent back, by tool_use id, normalised.
-func claudeResults(t *testing.T, suite string, cases []parityCase) map[string]result {
+func claudeResults(t *testing.T, suite string, cases []parityCase, extra ...string) *claudeRun {
 	t.Helper()
 	bin := claudeCode(t)
 	suitesMu.Lock()
@@ -56,7 +59,7 @@ func claudeResults(t *testing.T, suite string, cases []parityCase) map[string]re
 			script = append(script, c.script(root))
 		}
 		m, url := newRecordingModel(t, script)
-		runClaude(t, bin, root, url)
+		runClaude(t, bin, root, url, extra...)
 		run.root, run.results = root, map[string]result{}
 		for _, c := range cases {
 			for i := range c.blocks {
@@ -69,7 +72,7 @@ func claudeResults(t *testing.T, suite string, cases []parityCase) map[string]re
 	if run.results == nil {
 		t.Fatal("the Claude Code run failed (see the first test that ran it)")
 	}
-	return run.results
+	return run
 }
 
 // flatten turns a tool_result content (a string, or an array of blocks) into text;
@@ -106,7 +109,7 @@ func normalise(s, root string) string {
 
 // toolpipeResults runs every case as one Turn of the real tool activities on the
 // embedded test server, in a working directory set up as Claude Code's was.
-func toolpipeResults(t *testing.T, cases []parityCase) map[string]result {
+func toolpipeResults(t *testing.T, cases []parityCase) (string, map[string]result) {
 	t.Helper()
 	root := t.TempDir()
 	acts, err := activities.New(activities.Config{StateDir: t.TempDir()})
@@ -137,19 +140,25 @@ func toolpipeResults(t *testing.T, cases []parityCase) map[string]result {
 			out[r.ToolUseID] = result{Content: normalise(r.Content, root), IsError: r.IsError}
 		}
 	}
-	return out
+	return root, out
 }
 
 // compare runs the cases through both and checks each tool_result: equal to Claude
-// Code's, or, for a deliberate difference, what the case wants instead. It returns
-// how many tool_results it compared.
-func compare(t *testing.T, suite string, cases []parityCase) int {
+// Code's, or, for a deliberate difference, what the case wants instead; and the
+// files each case left in its directory, byte for byte. extra are flags for Claude
+// Code (--tools). It returns how many tool_results it compared.
+func compare(t *testing.T, suite string, cases []parityCase, extra ...string) int {
 	t.Helper()
-	want := claudeResults(t, suite, cases)
-	got := toolpipeResults(t, cases)
-	compared := 0
+	run := claudeResults(t, suite, cases, extra...)
+	want := run.results
+	tpRoot, got := toolpipeResults(t, cases)
+	compared, trees := 0, 0
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if c.differs == "" && !c.keepTree {
+				trees++
+				compareTrees(t, tree(t, filepath.Join(run.root, c.name)), tree(t, filepath.Join(tpRoot, c.name)))
+			}
 			for i := range c.blocks {
 				id := c.id(i)
 				w, ok := want[id]
@@ -158,6 +167,9 @@ func compare(t *testing.T, suite string, cases []parityCase) int {
 				}
 				g := got[id]
 				compared++
+				if os.Getenv("PARITY_DUMP") != "" {
+					t.Logf("%s claude: %q (is_error %v)", id, w.Content, w.IsError)
+				}
 				if check, ok := c.want[i]; ok {
 					// A deliberate difference: Claude Code's answer is logged.
 					if msg := check(g); msg != "" {
@@ -172,8 +184,27 @@ func compare(t *testing.T, suite string, cases []parityCase) int {
 			}
 		})
 	}
-	t.Logf("%s: compared %d tool_results of %d cases", suite, compared, len(cases))
+	t.Logf("%s: compared %d tool_results of %d cases (and the files of %d)", suite, compared, len(cases), trees)
 	return compared
+}
+
+// compareTrees reports every file that Claude Code and toolpipe left differently.
+func compareTrees(t *testing.T, claude, toolpipe map[string]string) {
+	t.Helper()
+	for _, name := range slices.Sorted(maps.Keys(claude)) {
+		g, ok := toolpipe[name]
+		switch {
+		case !ok:
+			t.Errorf("file %s: Claude Code left it, toolpipe did not", name)
+		case g != claude[name]:
+			t.Errorf("file %s:\n claude:   %q\n toolpipe: %q", name, clip(claude[name]), clip(g))
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(toolpipe)) {
+		if _, ok := claude[name]; !ok {
+			t.Errorf("file %s: toolpipe left it, Claude Code did not", name)
+		}
+	}
 }
 
 func clip(s string) string {

@@ -1,0 +1,32 @@
+package tool
+
+import "testing"
+
+// TestUnknownToolMessage: Claude Code 2.1.328's texts (test/parity compares them
+// with Claude Code itself).
+func TestUnknownToolMessage(t *testing.T) {
+	cases := map[string]string{
+		"bash":         "Error: No such tool available: bash. Tool names are case-sensitive: call Bash instead.",
+		"GREP":         "Error: No such tool available: GREP. Tool names are case-sensitive: call Grep instead.",
+		"NotebookEdit": "Error: No such tool available: NotebookEdit. NotebookEdit is disabled for this session, in subagents as well as here.",
+		"Frobnicate":   "Error: No such tool available: Frobnicate",
+		"Bash ":        "Error: No such tool available: Bash ",
+		"PowerShell":   "Error: No such tool available: PowerShell",
+		"SendMessage":  "Error: No such tool available: SendMessage" + sendMessageHint,
+	}
+	for name, want := range cases {
+		if got := UnknownToolMessage(name, Names()); got != UseError(want) {
+			t.Errorf("%q:\n got  %s\n want %s", name, got, UseError(want))
+		}
+	}
+	// Two tools that differ only in case: no guess.
+	if got := UnknownToolMessage("foo", []string{"Foo", "FOO"}); got != UseError("Error: No such tool available: foo") {
+		t.Errorf("ambiguous case: %s", got)
+	}
+}
+
+func TestCanonical(t *testing.T) {
+	if Canonical("KillShell") != TaskStopName || Canonical("Bash") != "Bash" {
+		t.Error("KillShell is TaskStop; other names are themselves")
+	}
+}
