@@ -2,15 +2,12 @@ package activities
 
 import (
 	"context"
-	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/sandbox"
@@ -121,24 +118,5 @@ func TestMisclassifiedCommandRunsInTheReadOnlySandbox(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(work, "pwned")); err != nil {
 		t.Error("unconfined, the command did not write")
-	}
-}
-
-// Every Bash command runs in a session of its own (it leads it): it has no
-// controlling terminal of the worker's to read or inject keystrokes into, and
-// the worker's session is not its own.
-func TestBashRunsInItsOwnSession(t *testing.T) {
-	a, dir := newActs(t), t.TempDir()
-	out, err := a.Bash(context.Background(), call(t, tool.BashName, dir, map[string]any{
-		"command": `read -r _ _ _ _ _ sid _ < /proc/$$/stat; echo "pid=$$ sid=$sid"`}))
-	if err != nil || out.IsError {
-		t.Fatalf("%+v %v", out, err)
-	}
-	var pid, sid int
-	if _, err := fmt.Sscanf(out.Content, "pid=%d sid=%d", &pid, &sid); err != nil || pid != sid {
-		t.Fatalf("not a session leader: %q", out.Content)
-	}
-	if own, _ := unix.Getsid(0); own == sid {
-		t.Fatalf("the worker's session %d", own)
 	}
 }
