@@ -86,6 +86,10 @@ func TestBashReadsUnderReadDenyRules(t *testing.T) {
 		{"grep --file=.env x", permissions.Default, permissions.Deny, "Read(./.env)"},
 		{"sort --random-source=.env f", permissions.Default, permissions.Deny, "Read(./.env)"},
 		{"cat < .env", permissions.Default, permissions.Deny, "Read(./.env)"},
+		{"xargs -a .env echo", permissions.BypassPermissions, permissions.Deny, "Read(./.env)"},
+		{"xargs --arg-file=.env echo", permissions.Default, permissions.Deny, "Read(./.env)"},
+		{"strings @.env", permissions.Default, permissions.Deny, "Read(./.env)"},
+		{"git blame --ignore-revs-file=.env f", permissions.Default, permissions.Deny, "Read(./.env)"},
 		// Not paths: a pattern, a script, a delimiter, text.
 		{"grep .env README.md", permissions.Default, permissions.Allow, ""},
 		{"rg -n .env docs", permissions.Default, permissions.Allow, ""},

@@ -198,3 +198,26 @@ func diffCheck(name string, args []arg) (string, []arg) {
 	}
 	return "", nil
 }
+
+// psValueOptions are ps options whose value is the next argument.
+var psValueOptions = []string{"-p", "-q", "-o", "-O", "-u", "-U", "-g", "-G", "-t", "-C", "-s", "-k",
+	"--pid", "--ppid", "--sid", "--user", "--group", "--format", "--sort", "--quick-pid"}
+
+// psCheck refuses BSD-style e (ps eww, ps auxe), which prints the environment
+// of every process it lists: the worker's, with its secrets, among them.
+func psCheck(name string, args []arg) (string, []arg) {
+	for i, a := range args {
+		switch {
+		case !a.known:
+			// ps -p "$pid" or -p $$: one word, the value of an option.
+			value := i > 0 && args[i-1].known && slices.Contains(psValueOptions, args[i-1].val)
+			if !a.notOption() && !(value && a.single) {
+				return "ps has an argument that is not a static word", nil
+			}
+		case !strings.HasPrefix(a.val, "-") && strings.ContainsRune(a.val, 'e') && strings.Trim(a.val, "0123456789,") != "":
+			// A BSD option cluster; PID lists (ps 1,2) hold no letters.
+			return "ps e shows the environment of processes", nil
+		}
+	}
+	return "", nil
+}

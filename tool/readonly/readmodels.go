@@ -34,12 +34,27 @@ var readModels = map[string]func(r *reader, args []arg){
 	"nl":       specReads(optSpec{shortVal: "bdfhilnsvw", longVal: []string{"body-numbering", "section-delimiter", "footer-numbering", "header-numbering", "line-increment", "join-blank-lines", "number-format", "number-separator", "starting-line-number", "number-width"}}),
 	"fold":     specReads(optSpec{shortVal: "w", longVal: []string{"width"}}),
 	"od":       specReads(optSpec{shortVal: "AjNSt", longVal: []string{"address-radix", "skip-bytes", "read-bytes", "format", "endian"}}),
-	"strings":  specReads(optSpec{shortVal: "ntesT", longVal: []string{"bytes", "radix", "encoding", "target", "output-separator"}}),
+	"strings":  stringsReads,
 	"uniq":     specReads(optSpec{shortVal: "fsw", longVal: []string{"skip-fields", "skip-chars", "check-chars"}}),
 	"stat":     specReads(optSpec{shortVal: "c", longVal: []string{"format", "printf"}}),
 	"cmp":      specReads(optSpec{shortVal: "in", longVal: []string{"ignore-initial", "bytes"}}),
 	"comm":     specReads(optSpec{longVal: []string{"output-delimiter"}}),
 	"realpath": specReads(optSpec{longVal: []string{"relative-to", "relative-base"}}),
+}
+
+// stringsReads: binutils' strings also reads options from @FILE, which may
+// name more files.
+func stringsReads(r *reader, args []arg) {
+	_, ops, _ := optSpec{shortVal: "ntesT", longVal: []string{"bytes", "radix", "encoding", "target", "output-separator"}}.scan(args)
+	for _, a := range ops {
+		r.file(a)
+	}
+	for _, a := range args {
+		if a.known && strings.HasPrefix(a.val, "@") && len(a.val) > 1 {
+			r.file(arg{val: a.val[1:], known: true})
+			r.dynamic = true
+		}
+	}
 }
 
 // specReads is the model of a program whose operands are all files and whose

@@ -107,6 +107,14 @@ func argOf(w *syntax.Word) arg {
 				}
 				unescape(&b, l.Value, "$`\"\\\n")
 			}
+		case *syntax.ParamExp:
+			// $$, $?, ${#x} and friends are numbers: one field, never split.
+			if numericParam(p) {
+				quotedExp = true
+			} else {
+				unquotedExp = true
+			}
+			endPrefix()
 		default:
 			unquotedExp = true
 			endPrefix()
@@ -131,6 +139,23 @@ func argOf(w *syntax.Word) arg {
 		a.known, a.single, a.prefix = true, true, v
 	}
 	return a
+}
+
+// numericParam reports a parameter expansion whose value is a number (bash's
+// read-only or integer special parameters, or a length), which field
+// splitting leaves whole.
+func numericParam(p *syntax.ParamExp) bool {
+	if p.Param == nil || p.Excl || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Names != 0 || p.Exp != nil {
+		return false
+	}
+	if p.Length {
+		return true
+	}
+	switch p.Param.Value {
+	case "$", "?", "#", "PPID", "BASHPID", "UID", "EUID", "LINENO", "RANDOM", "SECONDS":
+		return true
+	}
+	return false
 }
 
 // static returns the single value word stands for after quote removal, and
