@@ -145,11 +145,12 @@ var fuzzPrograms = func() []string {
 var (
 	fuzzPrefixes = []string{"set -a; ", "set -f; ", "set -k; ", ": ${x:=-delete}; ", "read x <<< '-delete'; ",
 		"for x in -delete; do ", "x='-delete'; ", "p='x -delete'; ", "IFS=,; ", "x='-v a[$(canary)]'; ",
-		"GIT_EXTERNAL_DIFF=canary; ", "export x=-delete; ", ": ${GIT_EXTERNAL_DIFF=canary}; ", "shopt -s dotglob; "}
+		"GIT_EXTERNAL_DIFF=canary; ", "export x=-delete; ", ": ${GIT_EXTERNAL_DIFF=canary}; ", "shopt -s dotglob; ",
+		"set -- x -delete; ", "set -- -v 'a[$(canary)]'; ", "a=(x -delete); ", "read -a a <<< 'x -delete'; "}
 	fuzzAssigns = []string{"PATH=.", "GIT_DIR=ng", "BASH_CMDS[cat]=/canarybin/canary", "x=1", "LC_ALL=C", "GIT_PAGER=cat",
 		"PAGER=canary", "BASH_ENV=/canarybin/canary", "GLOBIGNORE=x", "HOME=.", "TMPDIR=.", "GIT_EXTERNAL_DIFF=canary"}
 	fuzzWrappers   = []string{"xargs", "xargs -0 -a list", "timeout 1", "nice -n 1", "command", "stdbuf -o0", "builtin"}
-	fuzzWords      = []string{"-", "--", "-e", "-f", "-o", "-i", "-n", "-r", "-R", "-L", "-z", "-T", "-v", "-x", "+", "$x", "\"$x\"", "$p", "$(echo -delete)", "${x:-+}", "$((1-2))", "~", "$HOME", "\\-exec", "$'\\x2d'delete", "x=y", "{-o,out}", "{a,b}", "a{,b}", "\"{-o,x}\"", "'s/a/b/w pwned'", "'1e canary'", "'r .env'", "1*", "-exec canary ;", "\\;", "{}", "-delete", "-fprint", "pwned"}
+	fuzzWords      = []string{"-", "--", "-e", "-f", "-o", "-i", "-n", "-r", "-R", "-L", "-z", "-T", "-v", "-x", "+", "$x", "\"$x\"", "$p", "$(echo -delete)", "${x:-+}", "$((1-2))", "~", "$HOME", "\\-exec", "$'\\x2d'delete", "x=y", "{-o,out}", "{a,b}", "a{,b}", "\"{-o,x}\"", "\"$@\"", "\"${a[@]}\"", "\"$*\"", "\"${@:1}\"", "'s/a/b/w pwned'", "'1e canary'", "'r .env'", "1*", "-exec canary ;", "\\;", "{}", "-delete", "-fprint", "pwned"}
 	fuzzNames      = append(slices.Clone(hostileNames), "f", "x", "list", "d", "l", "l/secret", "l/../work/f", ".env", "f.json", "README.md", "ng", "canary", "canary", "x.sh", "script.sed", "pats")
 	fuzzGlobs      = []string{"*", "-*", "[+-]*", "[+,-]*", "?*", ".*", "*/*", "x*", "[-]*", "--*", "-[eo]*", "+*", "[!a]*", "d/*", "l/*", "*.sed", "[[:punct:]]*"}
 	fuzzBytes      = []string{"\r", "\x01", "\x7f", "\t", "\\\n", "\xff", "\x0b", "\u00a0"}

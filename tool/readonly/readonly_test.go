@@ -163,6 +163,7 @@ var readOnlyBashCommands = []string{
 	"ps aux | grep x",
 	"ps -ef",
 	"echo $$ ${#x} $?",
+	"find . -name \"$*\" -o -name \"${a[*]}\"",
 }
 
 // notReadOnlyBashCommands must not be classified read-only; the value is a
