@@ -101,8 +101,8 @@ func grepReads(r *reader, args []arg) {
 	for _, v := range values(opts, "d", "directories") {
 		recursive = recursive || !v.known || strings.HasPrefix("recurse", v.val)
 	}
-	if sure && !has(opts, "ef", "regexp", "file") && len(ops) > 0 {
-		ops = ops[1:]
+	if sure && !has(opts, "ef", "regexp", "file") && len(ops) > 0 && ops[0].single {
+		ops = ops[1:] // the pattern; a glob there (.*) is the pattern and then files
 	}
 	r.operands(ops, recursive, true)
 }
@@ -139,7 +139,7 @@ func rgReads(r *reader, args []arg) {
 		}
 	}
 	hidden := has(opts, ".", "hidden") || unrestricted >= 2
-	if sure && !has(opts, "ef", "regexp", "file", "files", "type-list") && len(ops) > 0 {
+	if sure && !has(opts, "ef", "regexp", "file", "files", "type-list") && len(ops) > 0 && ops[0].single {
 		ops = ops[1:]
 	}
 	r.operands(ops, true, hidden)
@@ -395,10 +395,13 @@ func jqReads(r *reader, args []arg) {
 	if len(positional) == 0 {
 		return
 	}
-	filter := positional[0]
+	filter, rest := positional[0], positional[1:]
 	switch {
 	case fromFile:
 		r.file(filter)
+		r.dynamic = true
+	case !filter.single:
+		rest = positional // a glob there is the filter and then files
 		r.dynamic = true
 	case !filter.known || jqModules.MatchString(filter.val):
 		r.dynamic = true
@@ -406,7 +409,7 @@ func jqReads(r *reader, args []arg) {
 	if valuesOnly {
 		return
 	}
-	for _, a := range positional[1:] {
+	for _, a := range rest {
 		r.file(a)
 	}
 }
