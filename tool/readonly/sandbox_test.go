@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -44,24 +43,18 @@ type fuzzTree struct {
 	bwrap, trace string
 }
 
-var (
-	fuzzTreeOnce sync.Once
-	fuzzTreeVal  *fuzzTree
-	fuzzTreeErr  error
-)
-
-// sandboxTree returns the template, or skips the test when bubblewrap or
-// strace is missing.
+// sandboxTree makes the template in a directory of t's (removed after it),
+// or skips t when bubblewrap or strace is missing or cannot start.
 func sandboxTree(t testing.TB) *fuzzTree {
 	t.Helper()
-	fuzzTreeOnce.Do(func() { fuzzTreeVal, fuzzTreeErr = makeFuzzTree() })
-	if fuzzTreeErr != nil {
-		t.Skipf("differential fuzzing needs bubblewrap and strace: %v", fuzzTreeErr)
+	ft, err := makeFuzzTree(t.TempDir())
+	if err != nil {
+		t.Skipf("differential fuzzing needs bubblewrap and strace: %v", err)
 	}
-	return fuzzTreeVal
+	return ft
 }
 
-func makeFuzzTree() (*fuzzTree, error) {
+func makeFuzzTree(root string) (*fuzzTree, error) {
 	ft := &fuzzTree{allowed: map[string]bool{}}
 	var err error
 	for _, p := range []*struct {
@@ -75,10 +68,6 @@ func makeFuzzTree() (*fuzzTree, error) {
 	// bubblewrap may be installed but unusable (no namespaces in a container).
 	if out, err := exec.Command(ft.bwrap, "--ro-bind", "/", "/", "--unshare-all", "true").CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("bwrap does not start: %v: %s", err, out)
-	}
-	root, err := os.MkdirTemp("", "toolpipe-fuzz-tree-")
-	if err != nil {
-		return nil, err
 	}
 	ft.dir, ft.outside, ft.bin = filepath.Join(root, "work"), filepath.Join(root, "outside"), filepath.Join(root, "bin")
 	for _, d := range []string{ft.dir, ft.outside, ft.bin, filepath.Join(ft.dir, "d", "e"), filepath.Join(ft.dir, "ng", "objects"), filepath.Join(ft.dir, "ng", "refs", "heads")} {
