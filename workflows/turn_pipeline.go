@@ -126,7 +126,7 @@ func mcpOutputText(raw json.RawMessage) string {
 func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition, sandboxOnly bool) (tool.Result, *tool.Modifier, json.RawMessage, bool) {
 	call := tool.Call{
 		SessionID: t.in.SessionID, ToolUseID: b.ID, Name: b.Name,
-		Input: b.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles,
+		Input: b.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles, PartialFiles: t.context.PartialFiles,
 		Scope:   t.searchScope(b.Name),
 		Sandbox: t.in.Settings.sandboxSettings(), SandboxOnly: sandboxOnly,
 		Response: len(t.in.Settings.Hooks.Select(hooks.PostToolUse, b.Name)) > 0,
