@@ -32,11 +32,12 @@ var errIsDir = syscall.EISDIR
 // reports Node's errors: "Error calling tool (Edit): ENOTDIR: not a directory,
 // stat '/a/f.txt/x'", wrapped as a failure that changed nothing.
 func fileToolError(toolName, path string, err error) (tool.Output, error) {
-	return useErrorOutput("Error calling tool (%s): %s", toolName, nodeError(path, err))
+	return useErrorOutput("Error calling tool (%s): %s", toolName, nodeError("stat", path, err))
 }
 
-// nodeError words err as Node does: its code, its description, the call and path.
-func nodeError(path string, err error) string {
+// nodeError words err as Node does: its code, its description, the call (op:
+// "stat", "open") and the path.
+func nodeError(op, path string, err error) string {
 	var errno syscall.Errno
 	if !errors.As(err, &errno) {
 		return err.Error()
@@ -45,7 +46,7 @@ func nodeError(path string, err error) string {
 	case syscall.EISDIR:
 		return "EISDIR: illegal operation on a directory, read"
 	case syscall.ENOTDIR:
-		return fmt.Sprintf("ENOTDIR: not a directory, stat '%s'", path)
+		return fmt.Sprintf("ENOTDIR: not a directory, %s '%s'", op, path)
 	case syscall.EACCES:
 		return fmt.Sprintf("EACCES: permission denied, open '%s'", path)
 	case syscall.ENAMETOOLONG:

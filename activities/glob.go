@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"go.temporal.io/sdk/temporal"
@@ -29,12 +30,10 @@ func (a *Activities) Glob(ctx context.Context, call tool.Call) (tool.Output, err
 	defer stop()
 	base, pattern := resolve(call.Workdir, in.Path), in.Pattern
 	switch st, err := os.Stat(base); {
+	case errors.Is(err, syscall.ENOTDIR):
+		return errorOutput("%s", nodeError("stat", base, err)) // a path through a file
 	case err != nil:
-		hint := ""
-		if p := underWorkdir(call.Workdir, base); p != "" {
-			hint = " Did you mean " + p + "?"
-		}
-		return errorOutput("Directory does not exist: %s. Note: your current working directory is %s.%s", in.Path, call.Workdir, hint)
+		return errorOutput("Directory does not exist: %s. Note: your current working directory is %s.%s", in.Path, call.Workdir, workdirHint(call.Workdir, base))
 	case !st.IsDir():
 		return errorOutput("Path is not a directory: %s", in.Path)
 	}

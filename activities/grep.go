@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"syscall"
 
 	"go.temporal.io/sdk/temporal"
 
@@ -30,7 +31,10 @@ func (a *Activities) Grep(ctx context.Context, call tool.Call) (tool.Output, err
 	defer stop()
 	path := resolve(call.Workdir, in.Path)
 	if _, err := os.Stat(path); err != nil {
-		return errorOutput("Path does not exist: %s. Note: your current working directory is %s.", in.Path, call.Workdir)
+		if errors.Is(err, syscall.ENOTDIR) {
+			return errorOutput("%s", nodeError("stat", path, err)) // a path through a file, as Claude Code says it
+		}
+		return errorOutput("Path does not exist: %s. Note: your current working directory is %s.%s", in.Path, call.Workdir, workdirHint(call.Workdir, path))
 	}
 	_, hide, err := searchScope(call)
 	if err != nil {

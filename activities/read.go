@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/unicode"
@@ -45,6 +46,8 @@ func (a *Activities) Read(ctx context.Context, call tool.Call) (tool.Output, err
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return errorOutput("File does not exist. Note: your current working directory is %s.%s", call.Workdir, didYouMean(call.Workdir, path))
+	case errors.Is(err, syscall.ENOTDIR):
+		return errorOutput("%s", nodeError("open", path, err)) // a path through a file, as Claude Code says it
 	case err != nil:
 		return errorOutput("%v", err)
 	case st.IsDir():

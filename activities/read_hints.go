@@ -20,11 +20,20 @@ var sensibleExt = regexp.MustCompile(`^(\.[\p{L}\p{N}_+~#-]{1,32})?$`)
 
 // didYouMean returns " Did you mean X?" for a missing path, or "".
 func didYouMean(workdir, path string) string {
-	if p := underWorkdir(workdir, path); p != "" {
-		return " Did you mean " + p + "?"
+	if h := workdirHint(workdir, path); h != "" {
+		return h
 	}
 	if name := similarFile(path); name != "" {
 		return " Did you mean " + name + "?"
+	}
+	return ""
+}
+
+// workdirHint is " Did you mean X?" for a path under the working directory's
+// parent that exists under the working directory (Read's, Glob's and Grep's), or "".
+func workdirHint(workdir, path string) string {
+	if p := underWorkdir(workdir, path); p != "" {
+		return " Did you mean " + p + "?"
 	}
 	return ""
 }

@@ -37,6 +37,7 @@ func TestReadLikeClaudeCode(t *testing.T) {
 		{map[string]any{"file_path": "be.txt"}, "1\t\uFFFD\uFFFD\x00h" + notTextNote(utf16BE)},
 		{map[string]any{"file_path": "e.txt", "offset": 5}, "<system-reminder>Warning: the file exists but is shorter than the provided offset (5). The file has 1 lines.</system-reminder>"},
 		{map[string]any{"file_path": "main.py"}, fmt.Sprintf("File does not exist. Note: your current working directory is %s. Did you mean main.go?", dir)},
+		{map[string]any{"file_path": "main.go/x"}, fmt.Sprintf("ENOTDIR: not a directory, open '%s'", filepath.Join(dir, "main.go/x"))},
 		{map[string]any{"file_path": "n.ipynb"}, "<cell id=\"cell-0\"><cell_type>markdown</cell_type># T</cell id=\"cell-0\">\n<cell id=\"c\">1+1</cell id=\"c\">\n\n2"},
 	}
 	for _, c := range cases {

@@ -59,6 +59,8 @@ func TestRepair(t *testing.T) {
 		{GrepName, `{"pattern":"p","-c":true,"output_mode":"count"}`, `{"pattern":"p","output_mode":"count"}`,
 			"Note: `-c` repeated `output_mode` and was ignored."},
 		{GrepName, `{"pattern":"p","-i":"true","head_limit":"1","-n":"false"}`, `{"pattern":"p","-i":true,"head_limit":1,"-n":false}`, ""},
+		{WebFetchName, `{"url":"https://x.test","prompt":"p","html_extraction_method":"auto"}`, `{"url":"https://x.test","prompt":"p"}`, ""},
+		{WebFetchName, `{"url":"https://x.test","html_extraction_method":"auto"}`, `{"url":"https://x.test","html_extraction_method":"auto"}`, ""},
 		{GlobName, `{"pattern":""}`, `{"pattern":"**"}`, ""},
 		{GrepName, `{"pattern":""}`, `{"pattern":"^"}`, ""},
 		// The model's order is kept (new names go last), so that parameters the

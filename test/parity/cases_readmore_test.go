@@ -41,6 +41,10 @@ var readMoreCases = []parityCase{
 	{name: "rd_spaces_only", files: map[string]string{"s.txt": "   \n\t\n"}, blocks: []caseBlock{blk("Read", `{"file_path":"$D/s.txt"}`)}},
 	{name: "rd_long_lines_many", files: map[string]string{"l.txt": strings.Repeat(strings.Repeat("z", 2100)+"\n", 3)}, blocks: []caseBlock{blk("Read", `{"file_path":"$D/l.txt","limit":2}`)}},
 	{name: "rd_dotdot", files: map[string]string{"a.txt": "up\n"}, blocks: []caseBlock{blk("Read", `{"file_path":"$D/sub/../a.txt"}`)}},
+	{name: "rd_through_file", files: map[string]string{"f.txt": "x\n"}, blocks: []caseBlock{blk("Read", `{"file_path":"$D/f.txt/inner.txt"}`)}},
+	{name: "rd_glob_through_file", files: map[string]string{"f.txt": "x\n"}, blocks: []caseBlock{blk("Glob", `{"pattern":"*","path":"$D/f.txt/sub"}`)}},
+	{name: "rd_grep_through_file", files: map[string]string{"f.txt": "x\n"}, blocks: []caseBlock{blk("Grep", `{"pattern":"x","path":"$D/f.txt/sub"}`)}},
+	{name: "rd_sibling_dir", files: map[string]string{"src/app.js": "x\n"}, blocks: []caseBlock{blk("Read", `{"file_path":"$D/../../rd_sibling_dir/src/app.js"}`)}},
 	{name: "rd_tilde", blocks: []caseBlock{blk("Read", `{"file_path":"~/definitely-missing-parity.txt"}`)}},
 }
 
