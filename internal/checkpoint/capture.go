@@ -145,7 +145,7 @@ func (w *workspace) capture(ctx context.Context) (Result, error) {
 		}
 	}
 	if len(plan.update) > 0 {
-		if _, err := w.run(ctx, nulList(plan.update), "update-index", "-z", "--add", "--remove", "--stdin"); err != nil {
+		if _, err := w.run(ctx, nulList(plan.update), "update-index", "-z", "--add", "--remove", "--replace", "--stdin"); err != nil {
 			return Result{}, err
 		}
 	}

@@ -13,8 +13,8 @@ import (
 	"syscall"
 )
 
-// plan is what a scan decided: paths to (re)hash or drop when missing, paths to
-// drop although present, and what was left out.
+// plan is what a scan decided: paths to drop from the index (gone, or present but
+// no longer captured), run first; paths to (re)hash; and what was left out.
 type plan struct {
 	update      []string
 	forceRemove []string
@@ -101,7 +101,9 @@ func (w *workspace) scan(ctx context.Context) (plan, error) {
 		switch {
 		case isNotExist(err):
 			if tracked[name] {
-				p.update = append(p.update, name) // --remove drops it
+				// Dropped before anything is added: a file that replaces its old
+				// directory ("a" for "a/x") could not be added while "a/x" is there.
+				drop[name] = true
 			}
 		case err != nil:
 			leaveOut(name, 0, "cannot be read: "+err.Error())
