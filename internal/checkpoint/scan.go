@@ -19,6 +19,7 @@ type plan struct {
 	update      []string
 	forceRemove []string
 	skipped     []Skipped
+	stat        map[string]statKey // of each path of update, as the scan saw it
 }
 
 // scan asks git what changed against the private index (its stat cache makes this
@@ -42,7 +43,7 @@ func (w *workspace) scan(ctx context.Context) (plan, error) {
 	if err != nil {
 		return plan{}, err
 	}
-	var p plan
+	p := plan{stat: map[string]statKey{}}
 	tracked := map[string]bool{}
 	var paths []string
 	rulesChanged := false
@@ -109,6 +110,9 @@ func (w *workspace) scan(ctx context.Context) (plan, error) {
 			leaveOut(name, 0, "cannot be read: "+err.Error())
 		case info.Mode()&os.ModeSymlink != 0:
 			p.update = append(p.update, name)
+			if k, ok := keyOf(info); ok {
+				p.stat[name] = k
+			}
 		case info.Mode().IsRegular():
 			switch max := w.c.cfg.MaxFileBytes; {
 			case max >= 0 && info.Size() > max:
@@ -117,6 +121,9 @@ func (w *workspace) scan(ctx context.Context) (plan, error) {
 				leaveOut(name, info.Size(), "cannot be read")
 			default:
 				files = append(files, candidate{name, info.Size()})
+				if k, ok := keyOf(info); ok {
+					p.stat[name] = k
+				}
 			}
 		case info.IsDir():
 			drop[name] = true // a tracked file that became a directory; git lists its files
