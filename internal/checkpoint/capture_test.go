@@ -354,3 +354,27 @@ func TestStateDirInsideTheWorkspaceLeftOut(t *testing.T) {
 		t.Fatalf("captures = %+v, %+v; want only src/a.go, twice the same", first, second)
 	}
 }
+
+// A directory replaced by a file of the same name, and a file by a directory, are
+// captured as what they are now, with no notice.
+func TestFileAndDirectorySwapPlaces(t *testing.T) {
+	work := t.TempDir()
+	write(t, work, map[string]string{"a/x.txt": "x\n", "b": "b\n", "keep": "k\n"})
+	store := stores["file"](t)
+	c := host(t, store)
+	capture(t, c, work)
+	os.RemoveAll(filepath.Join(work, "a"))
+	os.Remove(filepath.Join(work, "b"))
+	write(t, work, map[string]string{"a": "now a file\n", "b/y.txt": "now a directory\n"})
+	res := capture(t, c, work)
+	if len(res.Skipped) != 0 || res.Files != 3 {
+		t.Fatalf("capture = %+v; want 3 files, nothing skipped", res)
+	}
+	dest := filepath.Join(t.TempDir(), "w")
+	if _, err := host(t, store).Restore(context.Background(), res.ID, dest); err != nil {
+		t.Fatal(err)
+	}
+	if d := diffSnapshots(snapshot(t, work), snapshot(t, dest)); d != "" {
+		t.Fatalf("restored:\n%s", d)
+	}
+}
