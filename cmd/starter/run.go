@@ -161,8 +161,8 @@ func (e *env) finish(ctx context.Context, run client.WorkflowRun, stdout, stderr
 	// On a terminal, prompts print above the progress frame (progress.go).
 	stderr = liveStderr(stderr)
 	if !e.alreadyFinished(ctx, run.GetID(), stderr) { // closed.go: nothing to follow
-		stopPollers := e.watchPollers(ctx, run.GetID(), "turn", stderr)          // pollers.go
-		stopApprovals := watchApprovals(ctx, e.conn.Client, run.GetID(), stderr) // approvals_watch.go
+		stopPollers := e.watchPollers(ctx, run.GetID(), "turn", stderr)       // pollers.go
+		stopApprovals := watchApprovals(ctx, e.reader(), run.GetID(), stderr) // approvals_watch.go
 		follow(ctx, e.reader(), run, stderr)
 		stopApprovals()
 		stopPollers()
