@@ -70,6 +70,8 @@ type SessionInput struct {
 	// SearchAttributes says the namespace has ToolpipeSessionID and ToolpipeStatus:
 	// the session and its turns keep them up to date.
 	SearchAttributes bool `json:"search_attributes,omitempty"`
+	// FailedCallsAttribute is passed on to the turns (TurnInput).
+	FailedCallsAttribute bool `json:"failed_calls_attribute,omitempty"`
 
 	// Fork starts a sub-agent from its parent's conversation and budget state.
 	Fork *Fork `json:"fork,omitempty"`
