@@ -119,7 +119,7 @@ func TestTurnCurrentDetails(t *testing.T) {
 	if !strings.Contains(final, "· 2 done · 1 error") || !strings.Contains(final, "| 1 | `b1` | `Bash(make build)` | done |") {
 		t.Errorf("final details:\n%s", final)
 	}
-	if got := activitySummaries(t, h.c, run); strings.Join(got, ";") != "Bash: `make build`;Read: `/tmp/r1`" {
+	if got := activitySummaries(t, h.c, run); strings.Join(got, ";") != "Nope (unknown tool);Bash: `make build`;Read: `/tmp/r1`" {
 		t.Errorf("activity summaries = %q", got)
 	}
 }
