@@ -88,7 +88,16 @@ func agentStatusCmd() *cobra.Command {
 			if st.LastError != "" {
 				fmt.Fprintf(w, "last error\t%s\n", st.LastError)
 			}
-			fmt.Fprintf(w, "turns\t%d\n", st.Turns)
+			// Model calls are what --max-turns counts; a call whose reply has tool calls
+			// runs them in a Turn, numbered as its workflow id (turn-N).
+			calls := fmt.Sprint(st.Turns)
+			if st.Phase == workflows.PhaseModel || st.Phase == workflows.PhaseTools {
+				calls += fmt.Sprintf(" (call %d running)", st.Turns+1)
+			}
+			fmt.Fprintf(w, "model calls\t%s\n", calls)
+			if st.LastTurn > 0 {
+				fmt.Fprintf(w, "turns\t%d\n", st.LastTurn)
+			}
 			for _, t := range st.BackgroundTasks {
 				fmt.Fprintf(w, "background task\t%s %s: %s\n", t.ID, t.Status, t.Command)
 			}
@@ -109,7 +118,7 @@ func agentStatusCmd() *cobra.Command {
 			if st.TurnID == "" {
 				return nil
 			}
-			fmt.Fprintf(out, "running turn %s:\n", st.TurnID)
+			fmt.Fprintf(out, "running turn %d, %s:\n", st.TurnNumber, st.TurnID)
 			tv, err := e.query(cmd.Context(), st.TurnID, workflows.StateQuery)
 			var ts workflows.TurnState
 			if err == nil {
