@@ -17,8 +17,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/toolpipe/toolpipe/agentprompt"
+	"github.com/toolpipe/toolpipe/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/config"
-	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/modelinfo"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
