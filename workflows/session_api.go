@@ -226,8 +226,11 @@ type SessionResult struct {
 	// HookReason is the stopReason a hook gave with continue: false.
 	HookReason string `json:"hook_reason,omitempty"`
 	// Text is the last assistant message's text (cut to conversation.MaxReplyText).
-	Text         string                    `json:"text"`
-	Turns        int                       `json:"turns"`
+	Text  string `json:"text"`
+	Turns int    `json:"turns"`
+	// LastTurn is the number of the session's last Turn (SessionState.LastTurn), so
+	// a closed session's status reads it from the result.
+	LastTurn     int                       `json:"last_turn,omitempty"`
 	Conversation conversation.Conversation `json:"conversation"`
 	Budget       *budget.State             `json:"budget"`
 	Usage        conversation.Usage        `json:"usage"`
