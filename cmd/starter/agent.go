@@ -16,11 +16,11 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/toolpipe/toolpipe/agentprompt"
+	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/modelinfo"
 	"github.com/toolpipe/toolpipe/toolenv"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -94,7 +94,7 @@ from a scripted fake instead, offline (embedded default only).`,
 				}
 				defer closeFake()
 			}
-			e, err := setup(ctx, cfg, tpworker.Auto)
+			e, err := setup(ctx, cfg, connect.Auto)
 			if err != nil {
 				return interrupted(ctx, err)
 			}

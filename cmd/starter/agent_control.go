@@ -20,7 +20,7 @@ func sessionCmd(use, short string, nargs int, run func(e *env, cmd *cobra.Comman
 	cmd := &cobra.Command{
 		Use: use, Short: short, Args: exactArgs(nargs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := connect(cmd)
+			e, err := connectOnly(cmd)
 			if err != nil {
 				return err
 			}

@@ -40,7 +40,7 @@ mode, or a PreToolUse hook asked). ` + "`starter status WORKFLOW_ID`" + ` lists 
 With deny, --reason is passed to the model.`,
 		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := connect(cmd)
+			e, err := connectOnly(cmd)
 			if err != nil {
 				return err
 			}

@@ -16,9 +16,9 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
+	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/tool"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -57,7 +57,7 @@ to the existing turn: completed tools are not run again.`,
 			if err != nil {
 				return err
 			}
-			e, err := setup(ctx, cfg, tpworker.Auto)
+			e, err := setup(ctx, cfg, connect.Auto)
 			if err != nil {
 				return interrupted(ctx, err)
 			}
@@ -224,7 +224,7 @@ func firstLine(s string) string {
 // runStream hands blocks to the turn as they arrive on stdin, one per line. The turn
 // starts with the first tool_use block, whose id (with the session) names it.
 func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stderr io.Writer, cluster *atomic.Bool) error {
-	e, err := setup(ctx, cfg, tpworker.Auto)
+	e, err := setup(ctx, cfg, connect.Auto)
 	if err != nil {
 		return err
 	}

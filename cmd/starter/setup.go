@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolpipe/toolpipe"
+	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/persisted"
 	tpworker "github.com/toolpipe/toolpipe/worker"
@@ -23,7 +24,7 @@ import (
 type env struct {
 	cfg  config.Config
 	log  *slog.Logger
-	conn *tpworker.Conn
+	conn *connect.Conn
 	tel  *tpworker.Telemetry
 	// api reads turns and sessions through the Go API: a closed one from its
 	// history, never through a query that needs a worker (closed.go).
@@ -63,18 +64,18 @@ func loadConfig(cmd *cobra.Command) (config.Config, error) {
 // setup connects as mode says and, when the server is embedded, runs a worker in
 // this process so that a turn needs nothing else: on a task queue of its own for
 // run and agent (queues.go), on the configured queue for dev.
-func setup(ctx context.Context, cfg config.Config, mode tpworker.Mode) (*env, error) {
+func setup(ctx context.Context, cfg config.Config, mode connect.Mode) (*env, error) {
 	return setupWorker(ctx, cfg, mode, true)
 }
 
-func setupWorker(ctx context.Context, cfg config.Config, mode tpworker.Mode, withWorker bool) (*env, error) {
+func setupWorker(ctx context.Context, cfg config.Config, mode connect.Mode, withWorker bool) (*env, error) {
 	log := tpworker.NewLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
 	// Traces and metrics are off unless the OTEL_* variables or TOOLPIPE_TRACE ask.
 	tel, err := tpworker.NewTelemetry(ctx, tpworker.TelemetryConfig{ServiceName: "toolpipe-starter"})
 	if err != nil {
 		return nil, badInputError{err}
 	}
-	conn, err := tpworker.Connect(ctx, tpworker.ConnectOptions{
+	conn, err := connect.Dial(ctx, connect.Options{
 		StateDir: cfg.StateDir, Port: cfg.Port, UI: cfg.UI, UIPort: cfg.UIPort, Logger: log, Mode: mode, Telemetry: tel,
 	})
 	if err != nil {
@@ -85,7 +86,7 @@ func setupWorker(ctx context.Context, cfg config.Config, mode tpworker.Mode, wit
 		overrides: cfg.Overrides(log), api: toolpipe.NewClient(conn.Client, cfg.TaskQueue, toolpipe.WithStateDir(cfg.StateDir))}
 	if conn.Embedded && withWorker {
 		queue := cfg.TaskQueue
-		if mode != tpworker.Embedded {
+		if mode != connect.Embedded {
 			queue = tpworker.ProcessQueue(cfg.TaskQueue)
 		}
 		if err := e.serveQueue(queue, nil); err != nil {
@@ -98,15 +99,15 @@ func setupWorker(ctx context.Context, cfg config.Config, mode tpworker.Mode, wit
 	return e, nil
 }
 
-// connect loads the command's configuration and connects as `run` does: the
+// connectOnly loads the command's configuration and connects as `run` does: the
 // commands that only talk to a turn or session (status, interrupt, approve, agent
 // send) share it.
-func connect(cmd *cobra.Command) (*env, error) {
+func connectOnly(cmd *cobra.Command) (*env, error) {
 	cfg, err := loadConfig(cmd)
 	if err != nil {
 		return nil, err
 	}
-	return setupWorker(cmd.Context(), cfg, tpworker.Auto, false)
+	return setupWorker(cmd.Context(), cfg, connect.Auto, false)
 }
 
 // close stops the workers (running tools get their cancellation) and the server;

@@ -18,7 +18,7 @@ func statusCmd() *cobra.Command {
 		Short: "Show each tool's state in a turn, or where a session stands",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := connect(cmd)
+			e, err := connectOnly(cmd)
 			if err != nil {
 				return err
 			}
@@ -71,7 +71,7 @@ func interruptCmd() *cobra.Command {
 		Short: "Interrupt a turn as a new user message would: tools that can be cancelled stop",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := connect(cmd)
+			e, err := connectOnly(cmd)
 			if err != nil {
 				return err
 			}

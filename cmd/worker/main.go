@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/internal/config"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 )
@@ -49,9 +50,9 @@ func main() {
 			log := tpworker.NewLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
-			mode := tpworker.Cluster
+			mode := connect.Cluster
 			if dev {
-				mode = tpworker.Embedded
+				mode = connect.Embedded
 			}
 			// Traces and metrics are off unless the OTEL_* variables or TOOLPIPE_TRACE ask.
 			tel, err := tpworker.NewTelemetry(ctx, tpworker.TelemetryConfig{ServiceName: "toolpipe-worker"})
@@ -65,10 +66,10 @@ func main() {
 					log.Warn("telemetry: flushing at exit", "error", err)
 				}
 			}()
-			conn, err := tpworker.Connect(ctx, tpworker.ConnectOptions{
+			conn, err := connect.Dial(ctx, connect.Options{
 				StateDir: cfg.StateDir, Port: cfg.Port, UI: cfg.UI, UIPort: cfg.UIPort, Logger: log, Mode: mode, Telemetry: tel,
 			})
-			if errors.Is(err, tpworker.ErrNoEmbeddedServer) {
+			if errors.Is(err, connect.ErrNoEmbeddedServer) {
 				return badInput{fmt.Errorf("--dev: %w", err)}
 			}
 			if err != nil {

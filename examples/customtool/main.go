@@ -23,6 +23,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe"
+	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -71,7 +72,7 @@ func run(ctx context.Context, fake, workdir, session, stateDir, prompt string) e
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	conn, err := tpworker.Connect(ctx, tpworker.ConnectOptions{StateDir: abs, Logger: logger})
+	conn, err := connect.Dial(ctx, connect.Options{StateDir: abs, Logger: logger})
 	if err != nil {
 		return err
 	}

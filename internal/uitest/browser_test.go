@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"go.temporal.io/sdk/client"
 
+	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/searchattr"
 	"github.com/toolpipe/toolpipe/tool"
 	tpworker "github.com/toolpipe/toolpipe/worker"
@@ -54,8 +55,8 @@ func TestUIShowsToolSummaries(t *testing.T) {
 
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	stateDir := t.TempDir()
-	conn, err := tpworker.Connect(ctx, tpworker.ConnectOptions{
-		StateDir: stateDir, UI: true, Logger: quiet, Mode: tpworker.Embedded,
+	conn, err := connect.Dial(ctx, connect.Options{
+		StateDir: stateDir, UI: true, Logger: quiet, Mode: connect.Embedded,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +112,7 @@ func TestUIShowsToolSummaries(t *testing.T) {
 	// The list, filtered as the README says (the session's query and a status): UI
 	// 2.56 shows both as filters and finds the turn. (Its default columns have no
 	// summary; the README says how to add the search attribute columns.)
-	list := tpworker.ListLink(conn.Server.UIAddress(), conn.Namespace,
+	list := connect.ListLink(conn.Server.UIAddress(), conn.Namespace,
 		fmt.Sprintf(`%s="ui-check" AND %s="done"`, searchattr.SessionID, searchattr.Status))
 	listWants := []string{"turn-ui-check", `ToolpipeSessionID = "ui-check"`, `ToolpipeStatus = "done"`, "1 COMPLETED"}
 	listText, listPNG := browse(ctx, t, chromium, list, listWants)
