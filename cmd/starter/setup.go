@@ -83,7 +83,7 @@ func setupWorker(ctx context.Context, cfg config.Config, mode connect.Mode, with
 		return nil, err
 	}
 	e := &env{cfg: cfg, log: log, conn: conn, tel: tel, base: cfg.TaskQueue, stderr: os.Stderr, served: map[string]servedQueue{},
-		overrides: cfg.Overrides(log), api: toolpipe.NewClient(conn.Client, cfg.TaskQueue, toolpipe.WithStateDir(cfg.StateDir))}
+		overrides: cfg.Overrides(log)}
 	if conn.Embedded && withWorker {
 		queue := cfg.TaskQueue
 		if mode != connect.Embedded {
@@ -96,7 +96,20 @@ func setupWorker(ctx context.Context, cfg config.Config, mode connect.Mode, with
 		}
 		e.cfg.TaskQueue = queue
 	}
+	e.api = e.client()
 	return e, nil
+}
+
+// client is the Go API's client of this command: on the queue it starts work on,
+// with the state directory, and, in embedded mode, knowing that the server has
+// toolpipe's search attributes and that this process's worker takes its model
+// from this environment (promptModel).
+func (e *env) client() *toolpipe.Client {
+	opts := []toolpipe.ClientOption{toolpipe.WithStateDir(e.cfg.StateDir), toolpipe.WithNamespace(e.conn.Namespace), toolpipe.WithLogger(e.log)}
+	if e.conn.Embedded {
+		opts = append(opts, toolpipe.WithSearchAttributes(true), toolpipe.WithPromptHookCheck(promptModel))
+	}
+	return toolpipe.NewClient(e.conn.Client, e.cfg.TaskQueue, opts...)
 }
 
 // connectOnly loads the command's configuration and connects as `run` does: the

@@ -79,7 +79,7 @@ func interruptCmd() *cobra.Command {
 			if _, err := e.describe(cmd.Context(), args[0], "turn"); err != nil { // closed.go: none is bad input
 				return err
 			}
-			if err := e.conn.Client.SignalWorkflow(cmd.Context(), args[0], "", workflows.InterruptSignal, nil); err != nil {
+			if err := e.api.Turn(args[0]).Interrupt(cmd.Context()); err != nil {
 				return fmt.Errorf("interrupt %s: %w", args[0], err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "interrupted %s\n", args[0])

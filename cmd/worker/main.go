@@ -16,6 +16,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	sdkworker "go.temporal.io/sdk/worker"
+
+	"github.com/toolpipe/toolpipe"
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/internal/config"
@@ -76,13 +79,17 @@ func main() {
 				return err
 			}
 			defer conn.Close()
-			w, err := tpworker.Start(tpworker.Config{
-				Client: conn.Client, TaskQueue: cfg.TaskQueue, StateDir: cfg.StateDir, Logger: log,
-				Overrides: config.WatchThresholds(v, log), WebFetchAllowPrivate: cfg.WebFetchAllowPrivate, WebFetchTimeout: cfg.WebFetchTimeout,
+			p, err := toolpipe.NewPlugin(conn.Client, toolpipe.Options{
+				StateDir: cfg.StateDir, Logger: log,
+				ThresholdOverride: config.WatchThresholds(v, log).Override, WebFetchAllowPrivate: cfg.WebFetchAllowPrivate, WebFetchTimeout: cfg.WebFetchTimeout,
 				MCPEnvAllow: cfg.MCPEnvAllow,
 			})
 			if err != nil {
 				return err
+			}
+			w := sdkworker.New(conn.Client, cfg.TaskQueue, sdkworker.Options{Plugins: []sdkworker.Plugin{p}})
+			if err := w.Start(); err != nil {
+				return fmt.Errorf("worker: start: %w", err)
 			}
 			log.Info("worker running", "address", conn.Address, "task_queue", cfg.TaskQueue, "state_dir", cfg.StateDir)
 			fmt.Fprintf(os.Stderr, "worker: running on %s, task queue %q\n", conn.Address, cfg.TaskQueue)

@@ -26,7 +26,6 @@ import (
 	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	tpworker "github.com/toolpipe/toolpipe/worker"
-	"github.com/toolpipe/toolpipe/workflows"
 )
 
 // taskQueue is this program's own queue: no other worker takes its sessions.
@@ -88,21 +87,20 @@ func run(ctx context.Context, fake, workdir, session, stateDir, prompt string) e
 // startWorker runs a worker of the program's task queue with toolpipe and
 // DeployPreview registered, beside whatever else the program would run on it.
 func startWorker(c client.Client, stateDir string, model *toolpipe.Model) (stop func(), err error) {
-	w := sdkworker.New(c, taskQueue, toolpipe.WorkerOptions(sdkworker.Options{}))
-	reg, err := toolpipe.Register(w, toolpipe.Options{StateDir: stateDir, Tools: []*toolpipe.Tool{DeployPreview}, Model: model,
+	p, err := toolpipe.NewPlugin(c, toolpipe.Options{StateDir: stateDir, Tools: []*toolpipe.Tool{DeployPreview}, Model: model,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		return nil, err
 	}
+	w := sdkworker.New(c, taskQueue, sdkworker.Options{Plugins: []sdkworker.Plugin{p}})
 	if err := w.Start(); err != nil {
-		_ = reg.Close()
 		return nil, err
 	}
-	return func() { w.Stop(); _ = reg.Close() }, nil
+	return w.Stop, nil
 }
 
 // runSession runs the worker and an agent session on it, and prints the
-// conversation when it has ended.
+// conversation as it happens.
 func runSession(ctx context.Context, c client.Client, stateDir string, model *toolpipe.Model,
 	workdir, session, prompt string, out io.Writer) (toolpipe.SessionResult, error) {
 	stop, err := startWorker(c, stateDir, model)
@@ -115,39 +113,27 @@ func runSession(ctx context.Context, c client.Client, stateDir string, model *to
 	if err != nil {
 		return toolpipe.SessionResult{}, err
 	}
-	tp := toolpipe.NewClient(c, taskQueue)
-	s, err := tp.StartSession(ctx, toolpipe.SessionInput{SessionID: session, Prompt: prompt, Workdir: dir})
+	tp := toolpipe.NewClient(c, taskQueue, toolpipe.WithStateDir(stateDir))
+	s, err := tp.StartSession(ctx, toolpipe.SessionOptions{SessionID: session, Prompt: prompt, Workdir: dir})
 	if err != nil {
 		return toolpipe.SessionResult{}, err
 	}
-	res, err := s.Result(ctx)
-	if err != nil {
-		return res, err
-	}
-	// A finished session still answers queries while a worker of its queue runs.
-	return res, printEvents(ctx, s, out)
+	return s.Follow(ctx, func(e toolpipe.SessionEvent) { printEvent(out, e) })
 }
 
-// printEvents prints the conversation: prompts, the model's text, tool calls and the
-// first line of each result.
-func printEvents(ctx context.Context, s *toolpipe.Session, out io.Writer) error {
-	r, err := s.Events(ctx, 0)
-	if err != nil {
-		return err
+// printEvent prints one event of the conversation: prompts, the model's text, tool
+// calls and the first line of each result.
+func printEvent(out io.Writer, e toolpipe.SessionEvent) {
+	switch e.Kind {
+	case toolpipe.EventUser:
+		fmt.Fprintf(out, "> %s\n", e.Text)
+	case toolpipe.EventAssistant:
+		fmt.Fprintln(out, e.Text)
+	case toolpipe.EventToolUse:
+		fmt.Fprintf(out, "  -> %s [%s]\n", e.Text, e.ToolUseID)
+	case toolpipe.EventToolResult:
+		fmt.Fprintf(out, "  <- %s %s\n", e.ToolUseID, firstLine(e.Text))
 	}
-	for _, e := range r.Events {
-		switch e.Kind {
-		case workflows.EventUser:
-			fmt.Fprintf(out, "> %s\n", e.Text)
-		case workflows.EventAssistant:
-			fmt.Fprintln(out, e.Text)
-		case workflows.EventToolUse:
-			fmt.Fprintf(out, "  -> %s [%s]\n", e.Text, e.ToolUseID)
-		case workflows.EventToolResult:
-			fmt.Fprintf(out, "  <- %s %s\n", e.ToolUseID, firstLine(e.Text))
-		}
-	}
-	return nil
 }
 
 func firstLine(s string) string {
