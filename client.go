@@ -29,6 +29,9 @@ type Client struct {
 	log       *slog.Logger
 	// promptCheck refuses settings with prompt hooks (WithPromptHookCheck).
 	promptCheck func() error
+	// answers says whether a query about a workflow would be answered now
+	// (WithQueryCheck).
+	answers func(ctx context.Context, workflowID string) bool
 
 	attrsOnce sync.Once
 	attrsSet  bool // WithSearchAttributes
@@ -67,6 +70,14 @@ func WithSearchAttributes(has bool) ClientOption {
 // it every such hook would fail and let its call through.
 func WithPromptHookCheck(check func() error) ClientOption {
 	return func(c *Client) { c.promptCheck = check }
+}
+
+// WithQueryCheck has the client ask answers, before it queries a workflow that has
+// closed, whether a worker polls its task queue now: a query nobody answers waits
+// for its timeout (10 s). Session.Follow asks a closed session for its last events
+// only when answers says so; without the option it asks, waiting at most 2 s.
+func WithQueryCheck(answers func(ctx context.Context, workflowID string) bool) ClientOption {
+	return func(c *Client) { c.answers = answers }
 }
 
 // NewClient wraps a Temporal client for the given task queue.

@@ -255,9 +255,11 @@ func (s *Session) Follow(ctx context.Context, onEvent func(SessionEvent)) (Sessi
 		case <-ctx.Done():
 			return SessionResult{}, fmt.Errorf("toolpipe: session %s: %w", s.ID, context.Cause(ctx))
 		case o := <-closed:
-			last, cancel := context.WithTimeout(ctx, lastEventsWait)
-			poll(last) // the last events, when a worker of its queue still answers
-			cancel()
+			if s.api.answers == nil || s.api.answers(ctx, s.ID) { // WithQueryCheck
+				last, cancel := context.WithTimeout(ctx, lastEventsWait)
+				poll(last) // the last events, when a worker of its queue still answers
+				cancel()
+			}
 			return o.res, o.err
 		case <-tick.C:
 			poll(ctx)

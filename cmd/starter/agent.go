@@ -81,9 +81,9 @@ from a scripted fake instead, offline (embedded default only).`,
 			}
 			ctx, stop := withSignals(cmd.Context()) // interrupt_notice.go
 			defer stop()
-			cluster := new(atomic.Bool)
+			running := new(atomic.Pointer[env])
 			defer sayOnInterrupt(ctx, cmd.ErrOrStderr(), "session "+cfg.Session,
-				"run `starter agent --session "+cfg.Session+"` (same --state-dir)", cluster)()
+				"run `starter agent --session "+cfg.Session+"` (same --state-dir)", running)()
 			if f.fake != "" {
 				closeFake, err := startFakeModel(f.fake)
 				if err != nil {
@@ -96,7 +96,7 @@ from a scripted fake instead, offline (embedded default only).`,
 				return interrupted(ctx, err)
 			}
 			defer e.close()
-			cluster.Store(!e.conn.Embedded)
+			running.Store(e)
 			if f.fake != "" && !e.conn.Embedded {
 				return badInput("--fake-model runs the model inside this process: it needs the embedded default (unset TEMPORAL_ADDRESS)")
 			}

@@ -47,10 +47,10 @@ to the existing turn: completed tools are not run again.`,
 			}
 			ctx, stop := withSignals(cmd.Context()) // interrupt_notice.go
 			defer stop()
-			cluster := new(atomic.Bool)
-			defer sayOnInterrupt(ctx, cmd.ErrOrStderr(), "the turn", "run the same `starter run` again (same --session, message and --state-dir)", cluster)()
+			running := new(atomic.Pointer[env])
+			defer sayOnInterrupt(ctx, cmd.ErrOrStderr(), "the turn", "run the same `starter run` again (same --session, message and --state-dir)", running)()
 			if stream {
-				return interrupted(ctx, runStream(ctx, cfg, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cluster))
+				return interrupted(ctx, runStream(ctx, cfg, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), running))
 			}
 			blocks, err := readMessage(args[0], cmd.InOrStdin())
 			if err != nil {
@@ -61,7 +61,7 @@ to the existing turn: completed tools are not run again.`,
 				return interrupted(ctx, err)
 			}
 			defer e.close()
-			cluster.Store(!e.conn.Embedded)
+			running.Store(e)
 			ctx, endTrace := e.traceTurn(ctx) // trace.go
 			defer endTrace()
 			t, err := e.startTurn(ctx, blocks, false)
@@ -181,13 +181,13 @@ func firstLine(s string) string {
 
 // runStream hands blocks to the turn as they arrive on stdin, one per line. The turn
 // starts with the first tool_use block, whose id (with the session) names it.
-func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stderr io.Writer, cluster *atomic.Bool) error {
+func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stderr io.Writer, running *atomic.Pointer[env]) error {
 	e, err := setup(ctx, cfg, connect.Auto)
 	if err != nil {
 		return err
 	}
 	defer e.close()
-	cluster.Store(!e.conn.Embedded)
+	running.Store(e)
 	ctx, endTrace := e.traceTurn(ctx) // trace.go
 	defer endTrace()
 	sc := bufio.NewScanner(stdin)

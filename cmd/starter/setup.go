@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -37,6 +38,10 @@ type env struct {
 	// overrides are the thresholds of toolpipe.yaml, kept current as it changes;
 	// every in-process worker shares them.
 	overrides *config.Thresholds
+
+	// following: this process follows a workflow that another starter process
+	// runs (queues.go adopt), until it takes it over.
+	following atomic.Bool
 
 	mu      sync.Mutex
 	closing bool
@@ -105,7 +110,8 @@ func setupWorker(ctx context.Context, cfg config.Config, mode connect.Mode, with
 // toolpipe's search attributes and that this process's worker takes its model
 // from this environment (promptModel).
 func (e *env) client() *toolpipe.Client {
-	opts := []toolpipe.ClientOption{toolpipe.WithStateDir(e.cfg.StateDir), toolpipe.WithNamespace(e.conn.Namespace), toolpipe.WithLogger(e.log)}
+	opts := []toolpipe.ClientOption{toolpipe.WithStateDir(e.cfg.StateDir), toolpipe.WithNamespace(e.conn.Namespace), toolpipe.WithLogger(e.log),
+		toolpipe.WithQueryCheck(e.answerable)} // queues.go
 	if e.conn.Embedded {
 		opts = append(opts, toolpipe.WithSearchAttributes(true), toolpipe.WithPromptHookCheck(promptModel))
 	}

@@ -118,22 +118,34 @@ func runSession(ctx context.Context, c client.Client, stateDir string, model *to
 	if err != nil {
 		return toolpipe.SessionResult{}, err
 	}
-	return s.Follow(ctx, func(e toolpipe.SessionEvent) { printEvent(out, e) })
+	// The events are the running session's memory; its result has the final reply,
+	// printed here when the last events were not seen (a session that closed
+	// before its last question).
+	final := false
+	res, err := s.Follow(ctx, func(e toolpipe.SessionEvent) { final = printEvent(out, e, final) })
+	if err == nil && !final && res.Text != "" {
+		fmt.Fprintln(out, res.Text)
+	}
+	return res, err
 }
 
 // printEvent prints one event of the conversation: prompts, the model's text, tool
-// calls and the first line of each result.
-func printEvent(out io.Writer, e toolpipe.SessionEvent) {
+// calls and the first line of each result. It reports whether the conversation
+// now ends with the model's text (final was what it said before).
+func printEvent(out io.Writer, e toolpipe.SessionEvent, final bool) bool {
 	switch e.Kind {
 	case toolpipe.EventUser:
 		fmt.Fprintf(out, "> %s\n", e.Text)
 	case toolpipe.EventAssistant:
 		fmt.Fprintln(out, e.Text)
+		return true
 	case toolpipe.EventToolUse:
 		fmt.Fprintf(out, "  -> %s [%s]\n", e.Text, e.ToolUseID)
+		return false
 	case toolpipe.EventToolResult:
 		fmt.Fprintf(out, "  <- %s %s\n", e.ToolUseID, firstLine(e.Text))
 	}
+	return final
 }
 
 func firstLine(s string) string {
