@@ -29,7 +29,9 @@ func IsInvalidInput(err error) bool {
 // is wrong and where (a file, its line and column).
 type InputError struct{ Err error }
 
+// Error is the wrapped error's text.
 func (e *InputError) Error() string { return e.Err.Error() }
+// Unwrap returns the wrapped error.
 func (e *InputError) Unwrap() error { return e.Err }
 
 func invalid(format string, args ...any) error { return &InputError{Err: fmt.Errorf(format, args...)} }
@@ -43,6 +45,7 @@ type TurnCollisionError struct {
 	IDs []string
 }
 
+// Error says which ids collide and what to do: fresh ids, or another session.
 func (e *TurnCollisionError) Error() string {
 	ids := make([]string, len(e.IDs))
 	for i, id := range e.IDs {
@@ -94,7 +97,11 @@ func IsWorkerLost(err error) bool {
 
 // MaxToolsPerTurn bounds one turn's calls, so that its history and state stay
 // bounded.
-const MaxToolsPerTurn = workflows.MaxToolsPerTurn
+const MaxToolsPerTurn = 2000
+
+// MaxToolsPerTurn is the bound the Turn workflow enforces: this does not compile
+// when the two differ.
+var _ = [1]struct{}{}[MaxToolsPerTurn-workflows.MaxToolsPerTurn]
 
 func rejected(err error, errType string) bool {
 	var ae *temporal.ApplicationError

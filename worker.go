@@ -147,6 +147,7 @@ type thresholds struct {
 	live  func(string) (int, bool)
 }
 
+// Override is the tool's threshold override, if any.
 func (t thresholds) Override(name string) (int, bool) {
 	if t.live != nil {
 		if n, ok := t.live(name); ok {
