@@ -31,6 +31,7 @@ type InputError struct{ Err error }
 
 // Error is the wrapped error's text.
 func (e *InputError) Error() string { return e.Err.Error() }
+
 // Unwrap returns the wrapped error.
 func (e *InputError) Unwrap() error { return e.Err }
 
