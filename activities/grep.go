@@ -50,14 +50,14 @@ func (a *Activities) Grep(ctx context.Context, call tool.Call) (tool.Output, err
 	req := grepRequest(in, call.Workdir, path)
 	req.Hide = hide
 	req.Rg, _ = exec.LookPath("rg") // "" without rg: the Go engine
-	sw := persistence.NewSpillWriter(a.store, safeName(call.SessionID), call.ToolUseID, false, a.threshold(call.Name))
+	sw := persistence.NewSpillWriter(a.store, safeName(call.SessionID), call.ToolUseID, false, a.threshold(call))
 	err = search.Grep(ctx, req, sw)
 	if errors.Is(err, search.ErrRgBlockedOnFIFO) && ctx.Err() == nil {
 		// An ignore file that is a FIFO stops rg (search/rg_fifo.go): the Go engine
 		// gives the same output and skips it.
 		sw.Abort()
 		req.Rg = ""
-		sw = persistence.NewSpillWriter(a.store, safeName(call.SessionID), call.ToolUseID, false, a.threshold(call.Name))
+		sw = persistence.NewSpillWriter(a.store, safeName(call.SessionID), call.ToolUseID, false, a.threshold(call))
 		err = search.Grep(ctx, req, sw)
 	}
 	var rejected *search.RejectedError

@@ -87,8 +87,10 @@ func (a *Activities) noteExit(call tool.Call, code int) {
 // down; without it the span is a no-op.
 func (a *Activities) observed(name string, fn ToolFunc) ToolFunc {
 	return func(ctx context.Context, call tool.Call) (tool.Output, error) {
-		safe := false
-		if def, ok := tool.Lookup(name); ok {
+		safe := false // as the turn scheduled it; an older workflow's call says nothing
+		if call.Declared != nil {
+			safe = call.Declared.Safe
+		} else if def, ok := tool.Lookup(name); ok {
 			safe = def.IsConcurrencySafe(call.Input)
 		}
 		attrs := []attribute.KeyValue{

@@ -119,8 +119,13 @@ func (t *turn) run(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 	}
 	t.publish()      // the intake may have closed after the last tool was yielded
 	t.writeMemo(ctx) // turn_failures.go
+	return t.result(), nil
+}
+
+// result is the turn's result as it stands: final once the turn has finished.
+func (t *turn) result() TurnResult {
 	return TurnResult{Results: t.emitted, Context: t.context,
-		Stop: t.gate.stop, StopReason: strings.Join(t.gate.stopReasons, "\n"), Notices: t.gate.notices}, nil
+		Stop: t.gate.stop, StopReason: strings.Join(t.gate.stopReasons, "\n"), Notices: t.gate.notices}
 }
 
 // finished: the tools are known, the intake is closed and every tool has been yielded.

@@ -155,6 +155,11 @@ type CollectResponse struct {
 	Results []tool.Result `json:"results"`
 	Next    int           `json:"next"`
 	Done    bool          `json:"done"`
+	// Final is, once Done, the rest of the turn's result (its context, stop and
+	// notices; no Results, which came through the cursor), so that a client that
+	// collected every result needs nothing more. Turns of older workers leave it
+	// nil: their result is then the workflow's.
+	Final *TurnResult `json:"final,omitempty"`
 }
 
 // ToolState is one tool as the State query shows it.

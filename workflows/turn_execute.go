@@ -88,6 +88,7 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 		return false
 	}
 	retryable := def.Retryable(x.Block.Input)
+	call.Declared = &tool.Declared{Safe: retryable, MaxResultSizeChars: def.MaxResultSizeChars}
 	ctx, cancel := workflow.WithCancel(t.siblingCtx)
 	t.cancels[id] = cancel
 	ctx = workflow.WithActivityOptions(ctx, t.activityOptions(x.Block, retryable))

@@ -140,6 +140,7 @@ func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition
 	// Retries are judged on the input that runs: a hook may have rewritten a
 	// read-only command into one with side effects.
 	retryable := def.Retryable(b.Input)
+	call.Declared = &tool.Declared{Safe: retryable, MaxResultSizeChars: def.MaxResultSizeChars}
 	actx := workflow.WithActivityOptions(ctx, t.activityOptions(b, retryable))
 	fut := workflow.ExecuteActivity(actx, activityType(b.Name), call)
 	var out tool.Output

@@ -16,7 +16,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	sdkworker "go.temporal.io/sdk/worker"
+
+	"github.com/toolpipe/toolpipe"
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/internal/config"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 )
@@ -49,9 +53,9 @@ func main() {
 			log := tpworker.NewLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
-			mode := tpworker.Cluster
+			mode := connect.Cluster
 			if dev {
-				mode = tpworker.Embedded
+				mode = connect.Embedded
 			}
 			// Traces and metrics are off unless the OTEL_* variables or TOOLPIPE_TRACE ask.
 			tel, err := tpworker.NewTelemetry(ctx, tpworker.TelemetryConfig{ServiceName: "toolpipe-worker"})
@@ -65,23 +69,27 @@ func main() {
 					log.Warn("telemetry: flushing at exit", "error", err)
 				}
 			}()
-			conn, err := tpworker.Connect(ctx, tpworker.ConnectOptions{
+			conn, err := connect.Dial(ctx, connect.Options{
 				StateDir: cfg.StateDir, Port: cfg.Port, UI: cfg.UI, UIPort: cfg.UIPort, Logger: log, Mode: mode, Telemetry: tel,
 			})
-			if errors.Is(err, tpworker.ErrNoEmbeddedServer) {
+			if errors.Is(err, connect.ErrNoEmbeddedServer) {
 				return badInput{fmt.Errorf("--dev: %w", err)}
 			}
 			if err != nil {
 				return err
 			}
 			defer conn.Close()
-			w, err := tpworker.Start(tpworker.Config{
-				Client: conn.Client, TaskQueue: cfg.TaskQueue, StateDir: cfg.StateDir, Logger: log,
-				Overrides: config.WatchThresholds(v, log), WebFetchAllowPrivate: cfg.WebFetchAllowPrivate, WebFetchTimeout: cfg.WebFetchTimeout,
+			p, err := toolpipe.NewPlugin(conn.Client, toolpipe.Options{
+				StateDir: cfg.StateDir, Logger: log,
+				ThresholdOverride: config.WatchThresholds(v, log).Override, WebFetchAllowPrivate: cfg.WebFetchAllowPrivate, WebFetchTimeout: cfg.WebFetchTimeout,
 				MCPEnvAllow: cfg.MCPEnvAllow,
 			})
 			if err != nil {
 				return err
+			}
+			w := sdkworker.New(conn.Client, cfg.TaskQueue, sdkworker.Options{Plugins: []sdkworker.Plugin{p}})
+			if err := w.Start(); err != nil {
+				return fmt.Errorf("worker: start: %w", err)
 			}
 			log.Info("worker running", "address", conn.Address, "task_queue", cfg.TaskQueue, "state_dir", cfg.StateDir)
 			fmt.Fprintf(os.Stderr, "worker: running on %s, task queue %q\n", conn.Address, cfg.TaskQueue)

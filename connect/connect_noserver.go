@@ -1,6 +1,6 @@
 //go:build toolpipe_noserver
 
-package worker
+package connect
 
 import "context"
 
@@ -8,7 +8,7 @@ import "context"
 // Web UI out: the release worker only ever connects to a cluster, and without them
 // it is about a third of the size (BENCHMARKS.md, "Binary size").
 
-func connectEmbedded(context.Context, ConnectOptions) (*Conn, error) { return nil, ErrNoEmbeddedServer }
+func connectEmbedded(context.Context, Options) (*Conn, error) { return nil, ErrNoEmbeddedServer }
 
 // keeper keeps the embedded server up (keeper.go); there is none in this build.
 type keeper struct{}

@@ -1,4 +1,4 @@
-package worker
+package connect
 
 import (
 	"context"
@@ -10,9 +10,11 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/contrib/envconfig"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/log"
 
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/toolenv"
+	"github.com/toolpipe/toolpipe/worker"
 )
 
 // Conn is a client and, in embedded mode, the server it talks to.
@@ -42,7 +44,7 @@ type Conn struct {
 	keeper *keeper
 }
 
-// ErrNoEmbeddedServer is returned by Connect for the embedded server in a build
+// ErrNoEmbeddedServer is returned by Dial for the embedded server in a build
 // without it (-tags toolpipe_noserver, the release worker).
 var ErrNoEmbeddedServer = errors.New("this binary was built without the embedded Temporal server (-tags toolpipe_noserver): " +
 	"set TEMPORAL_ADDRESS (or a temporal.toml profile) to reach a cluster, or use `starter dev`, or build cmd/worker without the tag")
@@ -57,8 +59,8 @@ type EmbeddedServer interface {
 	Stop() error
 }
 
-// ConnectOptions say how to reach Temporal.
-type ConnectOptions struct {
+// Options say how to reach Temporal.
+type Options struct {
 	StateDir string
 	// Port and UIPort are for a server this process starts; UI turns the UI on.
 	Port, UIPort int
@@ -67,7 +69,7 @@ type ConnectOptions struct {
 	// Mode says where to connect.
 	Mode Mode
 	// Telemetry adds tracing and metrics to the client and its workers; nil: none.
-	Telemetry *Telemetry
+	Telemetry *worker.Telemetry
 }
 
 // Mode is where Connect looks for Temporal.
@@ -83,10 +85,10 @@ const (
 	Embedded
 )
 
-// Connect reaches the cluster configured through TEMPORAL_ADDRESS or a profile
+// Dial reaches the cluster configured through TEMPORAL_ADDRESS or a profile
 // (envconfig); with none configured it uses the embedded server on the state
 // directory: the one another process already runs there, or a new one.
-func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
+func Dial(ctx context.Context, o Options) (*Conn, error) {
 	if o.Mode != Embedded {
 		// TEMPORAL_API_KEY and TEMPORAL_TLS_* are held secrets (HideSecrets): the
 		// lookup sees them, the process environment does not.
@@ -95,7 +97,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 			return nil, fmt.Errorf("connect: temporal client configuration: %w", err)
 		}
 		if opts.HostPort != "" || o.Mode == Cluster {
-			opts.Logger = newSDKLogger(o.Logger)
+			opts.Logger = log.NewStructuredLogger(logger(o.Logger))
 			defaulted := opts.HostPort == ""
 			if defaulted {
 				opts.HostPort = client.DefaultHostPort
@@ -103,7 +105,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 			if opts.ExternalStorage, err = payloadStorage(o.StateDir); err != nil {
 				return nil, err
 			}
-			if err := o.Telemetry.apply(&opts); err != nil {
+			if opts, err = o.Telemetry.ClientOptions(opts); err != nil {
 				return nil, err
 			}
 			c, err := client.DialContext(ctx, opts)
@@ -123,16 +125,16 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 	return connectEmbedded(ctx, o)
 }
 
-func dial(ctx context.Context, addr, ns string, o ConnectOptions) (client.Client, error) {
+func dial(ctx context.Context, addr, ns string, o Options) (client.Client, error) {
 	storage, err := payloadStorage(o.StateDir)
 	if err != nil {
 		return nil, err
 	}
-	opts := client.Options{HostPort: addr, Namespace: ns, Logger: newSDKLogger(o.Logger), ExternalStorage: storage,
+	opts := client.Options{HostPort: addr, Namespace: ns, Logger: log.NewStructuredLogger(logger(o.Logger)), ExternalStorage: storage,
 		// The embedded server is on loopback: gzip (the SDK's default) would only
 		// spend CPU on both ends of every call (BENCHMARKS.md).
 		ConnectionOptions: client.ConnectionOptions{GrpcCompression: &client.GrpcCompressionNone{}}}
-	if err := o.Telemetry.apply(&opts); err != nil {
+	if opts, err = o.Telemetry.ClientOptions(opts); err != nil {
 		return nil, err
 	}
 	c, err := client.DialContext(ctx, opts)
@@ -160,4 +162,12 @@ func payloadStorage(stateDir string) (converter.ExternalStorage, error) {
 		return converter.ExternalStorage{}, fmt.Errorf("connect: %w", err)
 	}
 	return d.ExternalStorage(), nil
+}
+
+// logger is l, or slog's default.
+func logger(l *slog.Logger) *slog.Logger {
+	if l == nil {
+		return slog.Default()
+	}
+	return l
 }

@@ -1,4 +1,4 @@
-package main
+package toolpipe
 
 import (
 	"encoding/json"

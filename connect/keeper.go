@@ -1,6 +1,6 @@
 //go:build !toolpipe_noserver
 
-package worker
+package connect
 
 import (
 	"context"

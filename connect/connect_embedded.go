@@ -1,6 +1,6 @@
 //go:build !toolpipe_noserver
 
-package worker
+package connect
 
 import (
 	"context"
@@ -20,7 +20,7 @@ const serverStartWait = 2 * time.Minute
 
 // connectEmbedded uses the embedded server on the state directory: the one another
 // process already runs there, or a new one in this process.
-func connectEmbedded(ctx context.Context, o ConnectOptions) (*Conn, error) {
+func connectEmbedded(ctx context.Context, o Options) (*Conn, error) {
 	// The embedded server's records, and the SDK's (poll errors while the server
 	// restarts), go to <state>/server.log, never to the terminal.
 	level := slog.LevelWarn
