@@ -48,6 +48,9 @@ type turn struct {
 	// repairs' results end with, by tool_use id (turn_repair.go).
 	repair bool
 	notes  map[string]string
+	// decode: the escapes a model wrote out in its inputs are decoded and paths
+	// trimmed (turn_repair.go).
+	decode bool
 }
 
 // startInputFirst is the change id under which blocks that an update adds while the

@@ -56,6 +56,9 @@ var nameCases = []parityCase{
 	{name: "nm_config", blocks: []caseBlock{blk("Config", `{}`)}},
 	{name: "nm_killshell_id", blocks: []caseBlock{blk("KillShell", `{"shell_id":"nope"}`)}},
 	{name: "nm_taskstop_case", blocks: []caseBlock{blk("taskstop", `{"task_id":"x"}`)}},
+	{name: "nm_agent_lower", blocks: []caseBlock{blk("agent", `{"description":"x","prompt":"y"}`)}},
+	{name: "nm_task_lower", blocks: []caseBlock{blk("task", `{"description":"x","prompt":"y"}`)}},
+	{name: "nm_killshell_lower", blocks: []caseBlock{blk("killshell", `{"shell_id":"x"}`)}},
 	// Claude Code's other tools and their old names (aliases), where toolpipe has
 	// no tool they stand for.
 	{name: "nm_runworkflow", blocks: []caseBlock{blk("RunWorkflow", `{}`)}},
