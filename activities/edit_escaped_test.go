@@ -9,7 +9,7 @@ func TestEditMatchesEscapedText(t *testing.T) {
 	cases := []struct{ file, old, new, actual, styled string }{
 		{`s = "caf\u00e9";`, "café", "thé", `caf\u00e9`, `th\u00e9`},
 		{`s = "caf\u00E9";`, "café", "thè", `caf\u00E9`, `th\u00E8`},
-		{`s = "\u00e9" + "é";`, "é", "è", "é", "è"},                    // the character itself first
+		{`s = "\u00e9" + "é";`, "é", "è", "é", "è"},                      // the character itself first
 		{`s = "\\u00e9";`, "é", "è", "", ""},                             // the backslash is escaped: no match
 		{`a = "\ud83d\ude00"`, "😀", "😁", `\ud83d\ude00`, `\ud83d\ude01`}, // a surrogate pair
 	}

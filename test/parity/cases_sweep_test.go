@@ -91,7 +91,7 @@ var sweepCases = []parityCase{
 		differs: diffTrimmedPath, want: map[int]func(result) string{0: isResult("File created successfully at: <W>/sw_write_trailing_space/w.txt (file state is current in your context — no need to Read it back)")}},
 	{name: "sw_glob_path_trailing_space", files: map[string]string{"a.txt": "x"}, blocks: []caseBlock{blk("Glob", `{"pattern":"*.txt","path":"$D "}`)}},
 	{name: "sw_edit_trailing_space", files: map[string]string{"a.txt": "x\n"},
-		blocks: []caseBlock{blk("Read", `{"file_path":"$D/a.txt"}`), blk("Edit", `{"file_path":"$D/a.txt\t","old_string":"x","new_string":"y"}`)},
+		blocks:  []caseBlock{blk("Read", `{"file_path":"$D/a.txt"}`), blk("Edit", `{"file_path":"$D/a.txt\t","old_string":"x","new_string":"y"}`)},
 		differs: diffTrimmedPath, want: map[int]func(result) string{1: isResult("The file <W>/sw_edit_trailing_space/a.txt has been updated successfully. (file state is current in your context — no need to Read it back)")}},
 	{name: "sw_grep_path_trailing_space", files: map[string]string{"a.txt": "x\n"}, blocks: []caseBlock{blk("Grep", `{"pattern":"x","path":"$D\n"}`)}},
 	{name: "sw_read_blank_path", blocks: []caseBlock{blk("Read", `{"file_path":"   "}`)}},
