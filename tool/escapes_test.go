@@ -31,3 +31,21 @@ func TestDecodeEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestStripCdWorkdir: Claude Code 2.1.328 drops a leading `cd <working directory>
+// && `, written exactly so (test/parity: TestParityHookInputs, h_bash_cd).
+func TestStripCdWorkdir(t *testing.T) {
+	cases := map[string]string{
+		`{"command":"cd /w && echo hi","description":"d"}`: `{"command":"echo hi","description":"d"}`,
+		`{"command":"cd /w/ && echo hi"}`:                  `{"command":"cd /w/ && echo hi"}`,
+		`{"command":"cd \"/w\" && echo hi"}`:               `{"command":"cd \"/w\" && echo hi"}`,
+		`{"command":"cd /w; echo hi"}`:                     `{"command":"cd /w; echo hi"}`,
+		`{"command":"cd /w/sub && echo hi"}`:               `{"command":"cd /w/sub && echo hi"}`,
+		`{"command":"echo hi && cd /w && ls"}`:             `{"command":"echo hi && cd /w && ls"}`,
+	}
+	for in, want := range cases {
+		if got, _ := StripCdWorkdir(json.RawMessage(in), "/w"); string(got) != want {
+			t.Errorf("%s: got %s, want %s", in, got, want)
+		}
+	}
+}

@@ -80,7 +80,7 @@ func recordRepairedHistory(t *testing.T, path string) {
 
 // decodedTurn runs inputs with escapes written out and paths with white space
 // around them (change decoded-inputs): a Write of `caf\u00e9`, a Bash command
-// printing one, a Read of "a.txt ".
+// printing one, a Read of "a.txt ", a Bash command after `cd <dir> && `.
 func decodedTurn(t *testing.T, h *harness) (string, map[string]tool.Result, client.WorkflowRun) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "a.txt")
@@ -91,6 +91,7 @@ func decodedTurn(t *testing.T, h *harness) (string, map[string]tool.Result, clie
 		{ID: "w1", Name: tool.WriteName, Input: json.RawMessage(`{"file_path":"` + filepath.Join(dir, "w.txt") + `","content":"caf\\u00e9 \\\\u00e9\n"}`)},
 		{ID: "b1", Name: tool.BashName, Input: json.RawMessage(`{"command":"echo \\u0074\\u00e9"}`)},
 		{ID: "r1", Name: tool.ReadName, Input: json.RawMessage(`{"file_path":" ` + file + ` "}`)},
+		{ID: "b2", Name: tool.BashName, Input: json.RawMessage(`{"command":"cd ` + dir + ` && echo cd-ok"}`)},
 	}
 	run := h.start(workflows.TurnInput{Workdir: dir, Blocks: blocks, CloseIntake: true})
 	res := h.result(run)
@@ -111,6 +112,9 @@ func TestTurnDecodesInputs(t *testing.T) {
 	}
 	if r := by["b1"]; r.Content != "té" || r.IsError {
 		t.Errorf("Bash: %+v", r)
+	}
+	if r := by["b2"]; r.Content != "cd-ok" || r.IsError {
+		t.Errorf("Bash after cd: %+v", r)
 	}
 	if r := by["r1"]; r.Content != "1\tl1\n2\t" || r.IsError { // the empty line after the last newline, as Claude Code shows it
 		t.Errorf("Read of a path with white space around it: %+v", r)

@@ -14,8 +14,9 @@ const repairedInputs = "repaired-inputs"
 
 // decodedInputs is the change id under which a turn reads its inputs' strings as
 // Claude Code 2.1.328 does before the permission check and the tool see them: the
-// \uXXXX escapes a model wrote out are decoded (tool.DecodeEscapes) and a path
-// parameter loses the white space around it (tool.TrimPath). Turns from before it
+// \uXXXX escapes a model wrote out are decoded (tool.DecodeEscapes), a path
+// parameter loses the white space around it (tool.TrimPath) and a Bash command its
+// leading `cd <working directory> && ` (tool.StripCdWorkdir). Turns from before it
 // passed them on as written, and replay doing so.
 const decodedInputs = "decoded-inputs"
 
@@ -46,6 +47,9 @@ func (t *turn) repairBlock(b tool.Block) tool.Block {
 	if t.decode {
 		b.Input, _ = tool.DecodeEscapes(b.Input)
 		b.Input, _ = tool.TrimPath(b.Name, b.Input)
+		if b.Name == tool.BashName {
+			b.Input, _ = tool.StripCdWorkdir(b.Input, t.in.Workdir)
+		}
 	}
 	in, note := def.Repair(b.Input)
 	if note != "" {

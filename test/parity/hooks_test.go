@@ -47,6 +47,7 @@ var hookCases = []parityCase{
 			blk("Bash", `{"command":"echo hi; echo err >&2","description":"say hi"}`),
 		}},
 	{name: "h_bash_fail", blocks: []caseBlock{blk("Bash", `{"command":"echo out; exit 3","description":"fail"}`)}},
+	{name: "h_bash_cd", blocks: []caseBlock{blk("Bash", `{"command":"cd $W && echo cd-ok","description":"cd first"}`)}},
 	{name: "h_write", blocks: []caseBlock{blk("Write", `{"file_path":"$D/new.txt","content":"x\n"}`)}},
 	{name: "h_edit", files: map[string]string{"e.txt": "one\ntwo\nthree\n"},
 		blocks: []caseBlock{
