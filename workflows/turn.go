@@ -48,6 +48,9 @@ type turn struct {
 	// repairs' results end with, by tool_use id (turn_repair.go).
 	repair bool
 	notes  map[string]string
+	// decode: the escapes a model wrote out in its inputs are decoded, paths
+	// trimmed and a leading cd into the working directory dropped (turn_repair.go).
+	decode bool
 	// showFailures: failed calls are failed activities, refused calls are recorded,
 	// and the finished turn writes its calls to its memo (turn_failures.go).
 	showFailures bool

@@ -12,9 +12,19 @@ import (
 // such inputs, and replay doing so.
 const repairedInputs = "repaired-inputs"
 
-// useRepair decides, once at the turn's start, whether its inputs are repaired.
+// decodedInputs is the change id under which a turn reads its inputs' strings as
+// Claude Code 2.1.328 does before the permission check and the tool see them: the
+// \uXXXX escapes a model wrote out are decoded (tool.DecodeEscapes), a path
+// parameter loses the white space around it (tool.TrimPath) and a Bash command its
+// leading `cd <working directory> && ` (tool.StripCdWorkdir). Turns from before it
+// passed them on as written, and replay doing so.
+const decodedInputs = "decoded-inputs"
+
+// useRepair decides, once at the turn's start, whether its inputs are repaired and
+// their strings decoded.
 func (t *turn) useRepair(ctx workflow.Context) {
 	t.repair = workflow.GetVersion(ctx, repairedInputs, workflow.DefaultVersion, 1) >= 1
+	t.decode = t.repair && workflow.GetVersion(ctx, decodedInputs, workflow.DefaultVersion, 1) >= 1
 	t.notes = map[string]string{}
 }
 
@@ -33,6 +43,13 @@ func (t *turn) repairBlock(b tool.Block) tool.Block {
 	def, ok := tool.Lookup(b.Name)
 	if !ok {
 		return b
+	}
+	if t.decode {
+		b.Input, _ = tool.DecodeEscapes(b.Input)
+		b.Input, _ = tool.TrimPath(b.Name, b.Input)
+		if b.Name == tool.BashName {
+			b.Input, _ = tool.StripCdWorkdir(b.Input, t.in.Workdir)
+		}
 	}
 	in, note := def.Repair(b.Input)
 	if note != "" {
