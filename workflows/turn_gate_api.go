@@ -86,7 +86,7 @@ type PendingApproval struct {
 	// Input is the call's input, for whoever answers (the SDK's can_use_tool).
 	Input    json.RawMessage `json:"input,omitempty"`
 	Since    time.Time       `json:"since"`
-	Deadline time.Time `json:"deadline"`
+	Deadline time.Time       `json:"deadline"`
 }
 
 // Notice is something the user should see about a call: a hook's systemMessage, a
