@@ -34,6 +34,9 @@ type Manager struct {
 	env    toolenv.Policy
 	client *mcp.Client
 
+	// source says which servers a working directory has (source.go).
+	source Source
+
 	mu     sync.Mutex
 	conns  map[connKey]*conn
 	closed bool
@@ -98,7 +101,7 @@ var ErrClosed = errors.New("mcp: the manager is closed (the worker is shutting d
 // A server that cannot be reached is a tool.MCPFailure, not an error; err is for a missing or
 // invalid .mcp.json.
 func (m *Manager) ListTools(ctx context.Context, workdir string) ([]tool.MCPSpec, []tool.MCPFailure, error) {
-	cfg, found, err := Load(workdir, m.vars)
+	cfg, found, err := m.load(workdir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -199,7 +202,7 @@ func (m *Manager) Call(ctx context.Context, workdir, name string, input json.Raw
 	if !ok {
 		return errorOutput("%q is not an MCP tool name (mcp__SERVER__TOOL)", name), nil
 	}
-	cfg, _, err := Load(workdir, m.vars)
+	cfg, _, err := m.load(workdir)
 	if err != nil {
 		return errorOutput("MCP server %s is unavailable: %v", server, err), nil
 	}
@@ -258,7 +261,7 @@ func (m *Manager) resolveTool(ctx context.Context, workdir, server string, c *co
 	known := c.tools
 	c.mu.Unlock()
 	if known == nil {
-		cfg, _, err := Load(workdir, m.vars)
+		cfg, _, err := m.load(workdir)
 		if err != nil {
 			return "", err
 		}

@@ -39,6 +39,10 @@ type Config struct {
 	// MCPEnvAllow are the variables .mcp.json's ${VAR} may expand (mcp-env-allow,
 	// the user's own configuration); a server referring to any other is refused.
 	MCPEnvAllow []string
+	// MCP, when set, holds the MCP client sessions instead of a Manager of the
+	// working directories' .mcp.json (cmd/toolpipe-claude adds --mcp-config's and
+	// the Claude Agent SDK's servers); the worker closes it when it stops.
+	MCP activities.MCPServers
 }
 
 // shutdownGrace is how long running tools get to stop after SIGINT/SIGTERM: they
@@ -51,7 +55,7 @@ func Start(cfg Config) (sdkworker.Worker, error) {
 	if cfg.Client == nil || cfg.TaskQueue == "" || cfg.StateDir == "" {
 		return nil, fmt.Errorf("worker: Client, TaskQueue and StateDir are required")
 	}
-	acts, err := activities.New(activities.Config{StateDir: cfg.StateDir, Logger: cfg.Logger, Overrides: cfg.Overrides, MCPEnvAllow: cfg.MCPEnvAllow,
+	acts, err := activities.New(activities.Config{StateDir: cfg.StateDir, Logger: cfg.Logger, Overrides: cfg.Overrides, MCPEnvAllow: cfg.MCPEnvAllow, MCP: cfg.MCP,
 		WebFetch: activities.WebFetchConfig{AllowPrivate: cfg.WebFetchAllowPrivate, Timeout: cfg.WebFetchTimeout, Model: activities.WebFetchModelFromEnv()}})
 	if err != nil {
 		return nil, fmt.Errorf("worker: %w", err)
