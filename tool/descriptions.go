@@ -30,7 +30,8 @@ var bashDescription = fmt.Sprintf(`Runs a bash command and returns its output (s
 const readDescription = `Reads a text file and returns its lines numbered from 1, each as the line number, a tab and the line.
 
 - file_path should be an absolute path (a relative one is taken from the working directory).
-- Without offset and limit it returns the first 2,000 lines. For a longer file, read the part you need: offset is the 1-based line to start at and limit the number of lines.
+- Without offset and limit it returns every line. For a long file, read the part you need: offset is the 1-based line to start at and limit the number of lines.
+- A Jupyter notebook (.ipynb) is shown as its cells, each with its outputs. A UTF-16 file with a byte-order mark is shown as text; a file that is not valid UTF-8 is shown with a note, and Edit and Write refuse it.
 - A file over 256 KB is refused unless offset or limit is given, and any result over 25,000 tokens is refused: read a range, or find the lines you need with Grep first. allow_large lifts these limits, up to 800,000 characters, for when you really need the whole file.
 - Read a file before you Edit or Write it: both refuse an existing file that was not read.
 - When you need several files, Read them all in one message: independent Reads run in parallel. Reading a file that may turn out not to be useful is fine.

@@ -97,9 +97,14 @@ func repairEdit(in map[string]any) (string, bool) {
 }
 
 // repairBash: `timeout_ms` for `timeout` and `command_description` for
-// `description`.
+// `description`; and in the command, `\\;` (find -exec's terminator escaped
+// twice, as models write it from a JSON-escaped example) is `\;`.
 func repairBash(in map[string]any) (string, bool) {
 	changed := false
+	if c, ok := in["command"].(string); ok && strings.Contains(c, `\\;`) {
+		in["command"] = strings.ReplaceAll(c, `\\;`, `\;`)
+		changed = true
+	}
 	if v, ok := in["timeout_ms"]; ok {
 		if _, has := in["timeout"]; !has && isTimeout(v) {
 			in["timeout"] = v

@@ -24,7 +24,7 @@ const readSchema = `{
   "properties": {
     "file_path": {"type": "string", "description": "The absolute path to the file to read (a relative one is taken from the working directory)"},
     "offset": {"type": "integer", "description": "The line number to start reading from (1-based). Only provide if the file is too large to read at once"},
-    "limit": {"type": "integer", "description": "The number of lines to read (default 2000). Only provide if the file is too large to read at once"},
+    "limit": {"type": "integer", "description": "The number of lines to read (default: all). Only provide if the file is too large to read at once"},
     "pages": {"type": "string", "description": "Page range for PDF files (e.g. \"1-5\", \"3\"); ignored for other files"},
     "allow_large": {"type": "boolean", "description": "Read a text file, or a range of one, over the usual size limits (256 KB without a range, 25,000 tokens), up to a hard cap. Only when you genuinely need all of it; otherwise read a range or search with Grep"}
   },

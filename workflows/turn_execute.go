@@ -78,7 +78,7 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 	}
 	call := tool.Call{
 		SessionID: t.in.SessionID, ToolUseID: id, Name: x.Block.Name,
-		Input: x.Block.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles,
+		Input: x.Block.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles, PartialFiles: t.context.PartialFiles,
 		Sandbox: t.in.Settings.sandboxSettings(),
 	}
 	if isBackgroundCall(x.Block) {
