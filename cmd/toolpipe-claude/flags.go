@@ -126,6 +126,7 @@ var refused = map[string]string{
 	"--prompt-suggestions":             "prompt suggestions are not supported",
 	"--agent-progress":                 "agent progress summaries are not supported",
 	"--managed-settings-in-initialize": "managed settings are not supported: give --settings",
+	"--initialize-fields":              "settings and disallowedTools in the initialize request (settingsViaInitialize, disallowedToolsViaInitialize) are not supported yet: pass them as options (settings, disallowedTools)",
 }
 
 // ignoredKinds says what follows the ignored and refused options that take a value.
@@ -138,7 +139,7 @@ var ignoredKinds = map[string]flagKind{
 	"--resume-drops-turn": valueFlag, "--sdk-url": valueFlag, "--channels": valueFlag, "--file": listFlag,
 	"--managed-settings": valueFlag, "--project-config-root": valueFlag, "--environment": valueFlag,
 	"--worktree": optFlag, "--tmux": optFlag, "--remote-control": optFlag, "--teleport": optFlag,
-	"--cloud": optFlag, "--from-pr": optFlag, "--prompt-suggestions": optFlag,
+	"--cloud": optFlag, "--from-pr": optFlag, "--prompt-suggestions": optFlag, "--initialize-fields": valueFlag,
 }
 
 func splitList(vals []string) []string {
