@@ -13,28 +13,46 @@ import (
 	"time"
 )
 
-// printRun runs `exe -p PROMPT args…` as a script would, against a fresh fake
-// model, and returns its stdout.
-func printRun(t *testing.T, exe string, script [][]block, env []string, args ...string) []byte {
+// place is a working directory, home and fake model that several runs of an
+// executable share.
+type place struct {
+	cwd, home, url string
+	model          *fakeModel
+}
+
+func newPlace(t *testing.T, script [][]block) place {
 	t.Helper()
 	root := t.TempDir()
-	cwd, home := filepath.Join(root, "work"), filepath.Join(root, "home")
-	for _, d := range []string{cwd, home} {
+	pl := place{cwd: filepath.Join(root, "work"), home: filepath.Join(root, "home")}
+	for _, d := range []string{pl.cwd, pl.home} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	_, url := startFake(t, script)
+	pl.model, pl.url = startFake(t, script)
+	return pl
+}
+
+// printRun runs `exe -p "Say hello." args…` as a script would, against a fresh
+// fake model, and returns its stdout.
+func printRun(t *testing.T, exe string, script [][]block, env []string, args ...string) []byte {
+	t.Helper()
+	return newPlace(t, script).run(t, exe, env, append([]string{"-p", "Say hello."}, args...)...)
+}
+
+// run runs exe with args in the place and returns its stdout.
+func (pl place) run(t *testing.T, exe string, env []string, args ...string) []byte {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, append([]string{"-p", "Say hello."}, args...)...)
-	cmd.Dir = cwd
-	cmd.Env = append([]string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "ANTHROPIC_BASE_URL=" + url,
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Dir = pl.cwd
+	cmd.Env = append([]string{"HOME=" + pl.home, "PATH=" + os.Getenv("PATH"), "ANTHROPIC_BASE_URL=" + pl.url,
 		"ANTHROPIC_API_KEY=sk-ant-sdk-fake", "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}, env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s -p %v: %v\nstderr: %s", filepath.Base(exe), args, err, stderr.String())
+		t.Fatalf("%s %v: %v\nstderr: %s", filepath.Base(exe), args, err, stderr.String())
 	}
 	return stdout.Bytes()
 }

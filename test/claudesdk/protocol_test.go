@@ -23,6 +23,7 @@ type exchange struct {
 	lines  chan map[string]any
 	stderr *bytes.Buffer
 	cwd    string
+	model  *fakeModel
 }
 
 // startExchange runs toolpipe-claude with the SDK's flags (and extra) against a
@@ -37,7 +38,7 @@ func startExchange(t *testing.T, script [][]block, extra ...string) *exchange {
 			t.Fatal(err)
 		}
 	}
-	_, url := startFake(t, script)
+	model, url := startFake(t, script)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
 	args := append([]string{"--output-format", "stream-json", "--verbose", "--input-format", "stream-json"}, extra...)
@@ -53,7 +54,7 @@ func startExchange(t *testing.T, script [][]block, extra ...string) *exchange {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := &exchange{t: t, cmd: cmd, stdin: stdin, lines: make(chan map[string]any, 256), stderr: &bytes.Buffer{}, cwd: cwd}
+	x := &exchange{t: t, cmd: cmd, stdin: stdin, lines: make(chan map[string]any, 256), stderr: &bytes.Buffer{}, cwd: cwd, model: model}
 	cmd.Stderr = x.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
