@@ -218,14 +218,18 @@ func (f *follower) sendBlocks(blocks []wire.Block, stop string, final bool) {
 	id := messageID(f.p.session, f.seq)
 	if f.dr.o.partial && !f.partialOpen && (len(blocks) > f.sent || final) {
 		f.partialOpen = true
-		f.streamEvent(map[string]any{"type": "message_start", "message": map[string]any{"id": id, "type": "message", "role": "assistant",
-			"model": f.p.model, "content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": apiUsage{}}})
+		// As Claude Code's: the status of the request, then its message_start.
+		_ = f.dr.ch.send(map[string]any{"type": "system", "subtype": "status", "status": "requesting",
+			"session_id": f.p.session, "uuid": newUUID()})
+		var ttft int64
+		_ = f.dr.ch.send(partialMessage{Type: "stream_event", SessionID: f.p.session, UUID: newUUID(), APIMessageID: id,
+			TTFTMS: &ttft, ThinkingDisplay: "updates",
+			Event: map[string]any{"type": "message_start", "message": map[string]any{"id": id, "type": "message", "role": "assistant",
+				"model": f.p.model, "content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": apiUsage{}}}})
 	}
 	for i := f.sent; i < len(blocks); i++ {
 		b := blocks[i]
-		if f.dr.o.partial {
-			f.streamBlock(i, b)
-		}
+		streamed := f.dr.o.partial && f.streamBlock(i, b)
 		if b.Type == wire.BlockToolUse {
 			f.uses[b.ID] = b
 			if !final {
@@ -234,6 +238,11 @@ func (f *follower) sendBlocks(blocks []wire.Block, stop string, final bool) {
 		}
 		_ = f.dr.ch.send(assistantMessage{Type: "assistant", SessionID: f.p.session, UUID: newUUID(), Timestamp: now(),
 			Message: apiMessage{ID: id, Type: "message", Role: wire.RoleAssistant, Model: f.p.model, Content: []wire.Block{b}}})
+		if streamed {
+			// Claude Code sends a block's assistant message before its
+			// content_block_stop.
+			f.streamEvent(map[string]any{"type": "content_block_stop", "index": i})
+		}
 	}
 	f.sent = len(blocks)
 	if final {
@@ -255,9 +264,10 @@ func (f *follower) sendBlocks(blocks []wire.Block, stop string, final bool) {
 	}
 }
 
-// streamBlock sends a block as the stream events that made it. toolpipe's model
-// activity keeps blocks, not their deltas: each arrives as one delta.
-func (f *follower) streamBlock(i int, b wire.Block) {
+// streamBlock sends a block as the stream events that made it, but for its
+// content_block_stop, and says whether it did. toolpipe's model activity keeps
+// blocks, not their deltas: each arrives as one delta.
+func (f *follower) streamBlock(i int, b wire.Block) bool {
 	switch b.Type {
 	case wire.BlockText:
 		f.streamEvent(map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]string{"type": "text", "text": ""}})
@@ -267,13 +277,14 @@ func (f *follower) streamBlock(i int, b wire.Block) {
 			"content_block": map[string]any{"type": "tool_use", "id": b.ID, "name": b.Name, "input": map[string]any{}}})
 		f.streamEvent(map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]string{"type": "input_json_delta", "partial_json": string(b.Input)}})
 	default:
-		return
+		return false
 	}
-	f.streamEvent(map[string]any{"type": "content_block_stop", "index": i})
+	return true
 }
 
 func (f *follower) streamEvent(ev any) {
-	_ = f.dr.ch.send(partialMessage{Type: "stream_event", Event: ev, SessionID: f.p.session, UUID: newUUID()})
+	_ = f.dr.ch.send(partialMessage{Type: "stream_event", Event: ev, SessionID: f.p.session, UUID: newUUID(),
+		APIMessageID: messageID(f.p.session, f.seq)})
 }
 
 // sendUpTo sends the streaming message's blocks up to the tool_use id, when they

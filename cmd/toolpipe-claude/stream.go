@@ -126,6 +126,12 @@ type partialMessage struct {
 	ParentToolUseID *string `json:"parent_tool_use_id"`
 	UUID            string  `json:"uuid"`
 	SessionID       string  `json:"session_id"`
+	// APIMessageID is the id of the assistant message the event is part of.
+	APIMessageID string `json:"api_message_id"`
+	// TTFTMS and ThinkingDisplay are on message_start only, as Claude Code's
+	// (toolpipe measures no time to first token: 0).
+	TTFTMS          *int64 `json:"ttft_ms,omitempty"`
+	ThinkingDisplay string `json:"thinking_display,omitempty"`
 }
 
 func now() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000Z") }

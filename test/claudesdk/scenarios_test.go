@@ -32,6 +32,10 @@ var scenarios = []scenario{
 		{use("toolu_m1", "mcp__calc__add", `{"a":2,"b":3}`)},
 		{text("2 + 3 = 5.")},
 	}},
+	{name: "partial", files: map[string]string{"a.txt": "alpha\n"}, script: [][]block{
+		{text("Reading."), use("toolu_r1", "Read", `{"file_path":"$CWD/a.txt"}`)},
+		{text("It says alpha.")},
+	}},
 	{name: "max-turns", files: map[string]string{"a.txt": "alpha\n"}, script: [][]block{
 		{use("toolu_r1", "Read", `{"file_path":"$CWD/a.txt"}`)},
 		{text("Never sent: the turn limit comes first.")},

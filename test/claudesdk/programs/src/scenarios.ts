@@ -135,6 +135,11 @@ const scenarios: Record<string, () => Promise<void>> = {
     }));
   },
 
+  // includePartialMessages: the stream_event partials of each assistant message.
+  async partial() {
+    await run("Read a.txt.", base({ includePartialMessages: true }));
+  },
+
   // maxTurns: 1 and a model that wants a second turn.
   async "max-turns"() {
     await run("Read a.txt.", base({ maxTurns: 1 }));
