@@ -49,7 +49,12 @@ func (f *follower) approval(ctx context.Context, turnID string, p workflows.Pend
 		}
 	}
 	if !f.p.canAsk {
-		deny(notGranted(p))
+		msg := notGranted(p)
+		// Claude Code tells the SDK of a call refused for want of anyone to ask
+		// (SDKPermissionDeniedMessage) before the call's tool_result.
+		_ = f.dr.ch.send(map[string]any{"type": "system", "subtype": "permission_denied", "tool_name": p.Tool,
+			"tool_use_id": p.ToolUseID, "message": msg, "uuid": newUUID(), "session_id": f.p.session})
+		deny(msg)
 		return
 	}
 	req := map[string]any{"subtype": "can_use_tool", "tool_name": p.Tool, "display_name": p.Tool, "input": rawOr(p.Input),

@@ -230,7 +230,7 @@ func kind(v any) string {
 // is made by the allowed Bash call only.
 func checkSideEffects(t *testing.T, sc scenario, claude, tp runOutcome) {
 	t.Helper()
-	want, checked := map[string]bool{"allowed": true, "denied": false, "hook-blocks": false}[sc.name]
+	want, checked := map[string]bool{"allowed": true, "denied": false, "hook-blocks": false, "no-can-use-tool": false}[sc.name]
 	if !checked {
 		return
 	}
@@ -245,6 +245,28 @@ func checkSideEffects(t *testing.T, sc scenario, claude, tp runOutcome) {
 // differences are the deliberate differences between the two, per scenario: each
 // checks toolpipe-claude's side and then makes both sides agree there.
 var differences = map[string]func(t *testing.T, claude, tp []entry){
+	// Claude Code says why the command would ask (its Bash classifier: an output
+	// redirection); toolpipe-claude says the call was not granted, in Claude
+	// Code's words for a call nobody was asked about.
+	"no-can-use-tool": func(t *testing.T, claude, tp []entry) {
+		for i, side := range [][]entry{claude, tp} {
+			for _, e := range side {
+				if e["type"] != "user" {
+					continue
+				}
+				for _, b := range e["content"].([]any) {
+					m := b.(map[string]any)
+					if m["type"] != "tool_result" || m["tool_use_id"] != "toolu_b1" {
+						continue
+					}
+					if text, _ := m["content"].(string); i == 1 && text != "Claude requested permissions to use Bash, but you haven't granted it yet." {
+						t.Errorf("toolpipe-claude's refused call's result: %q", text)
+					}
+					m["content"] = "(the refused call's text)"
+				}
+			}
+		}
+	},
 	// toolpipe's interrupted call says what happened to it; Claude Code's text
 	// tells the model the call was rejected, then corrects itself.
 	"interrupt": func(t *testing.T, claude, tp []entry) {

@@ -20,6 +20,10 @@ var scenarios = []scenario{
 		{use("toolu_b1", "Bash", `{"command":"echo made > made.txt","description":"Create made.txt"}`)},
 		{text("I was not allowed to.")},
 	}},
+	{name: "no-can-use-tool", script: [][]block{
+		{use("toolu_b1", "Bash", `{"command":"echo made > made.txt","description":"Create made.txt"}`)},
+		{text("I was not allowed to.")},
+	}},
 	{name: "allowed", script: [][]block{
 		{use("toolu_b1", "Bash", `{"command":"echo made > made.txt","description":"Create made.txt"}`)},
 		{text("Created.")},

@@ -84,6 +84,11 @@ const scenarios: Record<string, () => Promise<void>> = {
     }));
   },
 
+  // No canUseTool: a call that would ask is refused, and does not run.
+  async "no-can-use-tool"() {
+    await run("Create made.txt.", base());
+  },
+
   // canUseTool allows a Bash call.
   async allowed() {
     await run("Create made.txt.", base({
