@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync"
 	"time"
@@ -311,3 +312,15 @@ func (d *durable) embedded() bool { return d.conn.Embedded }
 
 // stateDir is the state directory in use.
 func (d *durable) stateDir() string { return d.cfg.StateDir }
+
+// workflowID is the id of session id's workflow.
+func (d *durable) workflowID(id string) string { return toolpipe.SessionWorkflowID(id) }
+
+// hideSecrets executes the process again without its secrets in the
+// environment (the worker set-up's), holding them; first thing in main.
+func hideSecrets() { tpworker.HideSecrets() }
+
+// newLogger is the worker set-up's logger on w.
+func newLogger(w io.Writer, level, format string) *slog.Logger {
+	return tpworker.NewLogger(w, level, format)
+}

@@ -385,7 +385,7 @@ func itoa(n int) string {
 // stream showed.
 func (f *follower) result(res workflows.SessionResult, err error) resultMessage {
 	r := newResult(f.p.session, "success", false, f.p.start)
-	r.Toolpipe = &resultToolpipe{Workflow: "session-" + f.p.session, Interrupted: f.interrupted}
+	r.Toolpipe = &resultToolpipe{Workflow: f.d.workflowID(f.p.session), Interrupted: f.interrupted}
 	r.PermissionDenials = append(r.PermissionDenials, f.denials...)
 	if err != nil {
 		r.Subtype, r.IsError, r.TerminalReason = "error_during_execution", true, "error"

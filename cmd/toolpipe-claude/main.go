@@ -25,7 +25,6 @@ import (
 
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/mcptools"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
 func main() {
@@ -35,7 +34,7 @@ func main() {
 	}
 	// First: the process executes itself again without its secrets in the
 	// environment (its tools could read /proc/$PPID/environ), holding them.
-	tpworker.HideSecrets()
+	hideSecrets()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -76,7 +75,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	log := tpworker.NewLogger(stderr, cfg.LogLevel, cfg.LogFormat)
+	log := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
 	out := stdout
 	var kept *resultOnly
 	if o.outputFormat != "stream-json" {

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/toolpipe/toolpipe"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/mcptools"
@@ -205,7 +204,7 @@ func (dr *driver) initFor(p *prompt, in workflows.SessionInput) initMessage {
 		MCPServers: p.servers, Model: p.model, PermissionMode: mode, SlashCommands: []string{}, APIKeySource: "ANTHROPIC_API_KEY",
 		ClaudeCodeVersion: claudeCodeVersion, OutputStyle: "default", Agents: []string{"general-purpose"}, Skills: []string{},
 		Plugins: []plugin{}, Capabilities: []string{"interrupt_receipt_v1"}, UUID: newUUID(), AdditionalDirs: dirs,
-		FastModeState: "off", Toolpipe: &toolpipeInfo{Workflow: toolpipe.SessionWorkflowID(p.session), StateDir: p.d.stateDir()}}
+		FastModeState: "off", Toolpipe: &toolpipeInfo{Workflow: p.d.workflowID(p.session), StateDir: p.d.stateDir()}}
 }
 
 // modelUsageOf is the result's modelUsage of one model.
