@@ -103,9 +103,11 @@ type PendingApproval struct {
 	Tool        string `json:"tool"`
 	Description string `json:"description"`
 	// Reason says why approval is needed (the rule, the mode or the hook).
-	Reason   string    `json:"reason"`
-	Since    time.Time `json:"since"`
-	Deadline time.Time `json:"deadline"`
+	Reason string `json:"reason"`
+	// Input is the call's input, for whoever answers (the Agent SDK's can_use_tool).
+	Input    json.RawMessage `json:"input,omitempty"`
+	Since    time.Time       `json:"since"`
+	Deadline time.Time       `json:"deadline"`
 }
 
 // TurnState is where a turn stands: each call, whether an interrupt would stop

@@ -38,6 +38,9 @@ type Manager struct {
 	env    toolenv.Policy
 	client *mcp.Client
 
+	// source says which servers a working directory has (source.go).
+	source Source
+
 	mu     sync.Mutex
 	conns  map[connKey]*conn
 	closed bool
@@ -105,11 +108,11 @@ func NewManager(opts ...Option) *Manager {
 	return m
 }
 
-// load is Load with the parse kept: the file is read at every listing and call, so
+// loadFile is Load with the parse kept: the file is read at every listing and call, so
 // that an edit takes effect at once, and parsed (its variables expanded, its
 // entries checked) only when its bytes changed. A turn lists the tools once and
 // calls them many times: without it every call parsed the file again.
-func (m *Manager) load(workdir string) (Config, bool, error) {
+func (m *Manager) loadFile(workdir string) (Config, bool, error) {
 	path := filepath.Join(workdir, ConfigFile)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -58,6 +58,10 @@ type Config struct {
 	// MCPEnvAllow are the variables .mcp.json's ${VAR} may expand (mcp-env-allow,
 	// the user's own configuration); a server referring to any other is refused.
 	MCPEnvAllow []string
+	// MCP, when set, holds the MCP client sessions instead of a Manager of the
+	// working directories' .mcp.json (cmd/toolpipe-claude adds --mcp-config's and
+	// the Claude Agent SDK's servers); the worker closes it when it stops.
+	MCP activities.MCPServers
 	// Agent, when set, configures the model calls of sessions; nil reads
 	// ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL (and the held secrets).
 	Agent *activities.AgentConfig
@@ -106,7 +110,7 @@ func NewPlugin(cfg Config) (*Plugin, error) {
 	if cfg.StateDir == "" || !filepath.IsAbs(cfg.StateDir) {
 		return nil, fmt.Errorf("worker: Config.StateDir %q must be an absolute directory", cfg.StateDir)
 	}
-	acts, err := activities.New(activities.Config{StateDir: cfg.StateDir, Logger: cfg.Logger, Overrides: cfg.Overrides, MCPEnvAllow: cfg.MCPEnvAllow,
+	acts, err := activities.New(activities.Config{StateDir: cfg.StateDir, Logger: cfg.Logger, Overrides: cfg.Overrides, MCPEnvAllow: cfg.MCPEnvAllow, MCP: cfg.MCP,
 		WebFetch: activities.WebFetchConfig{AllowPrivate: cfg.WebFetchAllowPrivate, Timeout: cfg.WebFetchTimeout, Model: activities.WebFetchModelFromEnv()}})
 	if err != nil {
 		return nil, fmt.Errorf("worker: %w", err)

@@ -88,6 +88,9 @@ type session struct {
 	checkedUser int
 	// bg are the background shells (session_background.go).
 	bg backgroundTasks
+	// promptInterrupted: InterruptPromptSignal came; the prompt ends after the
+	// running step (session_control.go).
+	promptInterrupted bool
 }
 
 // Session is an agent's query loop: call the model, run the turn its tool calls
@@ -136,6 +139,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 			return SessionResult{}, err
 		}
 		s.publish(ctx)
+		s.interruptedStop() // session_control.go
 		if s.stopReason != "" {
 			break
 		}

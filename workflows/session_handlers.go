@@ -82,6 +82,9 @@ func (s *session) register(ctx workflow.Context) error {
 			s.interruptTurn(ctx, InterruptRequest{NoMessage: true}) // no message came with it
 		}
 	})
+	if err := s.registerControl(ctx); err != nil { // session_control.go
+		return err
+	}
 	if err := workflow.SetQueryHandlerWithOptions(ctx, SessionStateQuery, s.stateQuery,
 		workflow.QueryHandlerOptions{Description: "Where the session stands: phase, turns, conversation size, budget."}); err != nil {
 		return fmt.Errorf("session: %w", err)

@@ -89,6 +89,9 @@ type verdict struct {
 	// read-only (no rule, no hook, no person, no bypassPermissions allowed it):
 	// it runs in the read-only sandbox, whatever dangerouslyDisableSandbox says.
 	readOnly bool
+	// input, when set, is the input the person who approved the call gave it
+	// (ApprovalRequest.UpdatedInput): it runs instead of the model's.
+	input json.RawMessage
 }
 
 // permit decides whether a call runs: the hooks' decision first, then the rules

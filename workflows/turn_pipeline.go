@@ -75,6 +75,17 @@ func (t *turn) pipeline(ctx workflow.Context, b tool.Block, def *tool.Definition
 	if !v.allowed {
 		return tool.ErrorResult(id, hooks.Reminder(v.message, b.Name, pre, hooks.Result{})), nil, callRefused
 	}
+	if len(v.input) > 0 && string(v.input) != string(input) {
+		// The approver's input passes the model's checks too; it is not asked again.
+		updated := v.input
+		if t.repair {
+			updated, _ = def.Repair(updated)
+		}
+		if err := t.validate(def, updated); err != nil {
+			return tool.ErrorResult(id, tool.UseError(err.Error()+" (in the input the approval gave)")), nil, callRefused
+		}
+		input = updated
+	}
 	t.transcribeUse(ctx, b) // turn_transcript.go
 	start := workflow.Now(ctx)
 	r, m, resp, cancelled := t.callTool(ctx, tool.Block{ID: id, Name: b.Name, Input: input}, def, v)
