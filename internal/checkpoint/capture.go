@@ -154,6 +154,17 @@ func (w *workspace) capture(ctx context.Context) (Result, error) {
 		return Result{}, err
 	}
 	lap(&timing.Scan)
+	prev := w.state.Index
+	changed := len(plan.update) + len(plan.forceRemove)
+	if changed > 0 {
+		// Forget the tree before the index moves away from it: if this capture fails
+		// (or dies) after update-index, the next one must not take the old tree for
+		// the index's, since git will report nothing changed.
+		w.state.Index = ""
+		if err := w.saveState(); err != nil {
+			return Result{}, err
+		}
+	}
 	if len(plan.forceRemove) > 0 {
 		if _, err := w.run(ctx, nulList(plan.forceRemove), "update-index", "-z", "--force-remove", "--stdin"); err != nil {
 			return Result{}, err
@@ -165,9 +176,7 @@ func (w *workspace) capture(ctx context.Context) (Result, error) {
 		}
 	}
 	lap(&timing.Index)
-	prev := w.state.Index
-	tree := prev
-	changed := len(plan.update) + len(plan.forceRemove)
+	tree := w.state.Index
 	var inc *increment
 	if changed > 0 && prev != "" && prev == w.state.Complete && w.hasObject(prev) {
 		if changes, ok := w.hashChanges(plan); ok {
@@ -187,6 +196,11 @@ func (w *workspace) capture(ctx context.Context) (Result, error) {
 		}
 		tree = strings.TrimSpace(string(out))
 		w.state.Index = tree
+	}
+	if changed > 0 {
+		if err := w.saveState(); err != nil {
+			return Result{}, err
+		}
 	}
 	lap(&timing.Trees)
 	res := Result{ID: tree, Changed: changed, Skipped: plan.skipped}
