@@ -265,20 +265,16 @@ func (s *Session) Send(ctx context.Context, text string) error {
 }
 
 // Events returns what happened from cursor from on: messages, tool calls, results.
-// The events are the session's memory, not its history: a session that has closed
-// is asked only when a worker polls its task queue (a program reading what its own
-// session did, with its worker still running); otherwise the query would wait for
-// its timeout, and Events answers Done with no more events at once (its Result and
-// State say how it ended).
+// The events are the running session's memory, not its history: a session that has
+// closed answers Done with no more events, without a query (which would need a
+// worker polling its task queue); its Result and State say how it ended.
 func (s *Session) Events(ctx context.Context, from int) (EventsResponse, error) {
 	r, err := closed(ctx, s.c, s.ID)
 	if err != nil {
 		return EventsResponse{}, fmt.Errorf("toolpipe: session %s: events: %w", s.ID, err)
 	}
 	if r != nil {
-		if polled, _ := QueuePolled(ctx, s.c, r.queue); !polled {
-			return EventsResponse{Next: from, Done: true}, nil
-		}
+		return EventsResponse{Next: from, Done: true}, nil
 	}
 	return query[EventsResponse](ctx, s.c, "session", s.ID, "events", workflows.EventsQuery, from)
 }

@@ -43,8 +43,6 @@ type closedRun struct {
 	// result is the completed run's result; failure says why any other run ended.
 	result  *commonpb.Payloads
 	failure string
-	// queue is the task queue the run ran on.
-	queue string
 }
 
 // closed reports whether the latest run of workflow id has closed, and if so what
@@ -58,7 +56,7 @@ func closed(ctx context.Context, c client.Client, id string) (*closedRun, error)
 	if info.GetStatus() == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING || info.GetCloseTime() == nil {
 		return nil, nil
 	}
-	r := &closedRun{status: info.GetStatus(), closeTime: info.GetCloseTime().AsTime(), queue: info.GetTaskQueue()}
+	r := &closedRun{status: info.GetStatus(), closeTime: info.GetCloseTime().AsTime()}
 	iter := c.GetWorkflowHistory(ctx, id, info.GetExecution().GetRunId(), false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	for iter.HasNext() {
 		ev, err := iter.Next()
