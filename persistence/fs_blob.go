@@ -106,42 +106,121 @@ func (s *FS) download(key blobstore.Key, path string, replace bool) error {
 	return syncDir(filepath.Dir(path))
 }
 
-// Fetch makes a persisted output of the blob store readable here, given the path
-// another host handed the model (…/<session>/tool-results/<tool_use_id>.txt|.json,
-// whatever that host's state directory): it is fetched into this host's state
-// directory, and the local path returned. ok is false when p is not such a path, the
-// store is this host's state directory, or the store has no such output.
+// Fetch makes a persisted output or a background task's output readable here,
+// given the path another host handed the model (…/<session>/tool-results/<id>.txt
+// or .json, …/<session>/tasks/<task id>.output, whatever that host's state
+// directory): the local copy in this host's state directory when there is one, else
+// the store's, fetched there first. ok is false when p is not such a path, the
+// store is this host's state directory, or the store has no such object.
 func (s *FS) Fetch(p string) (local string, ok bool, err error) {
 	if s.blob == nil || !filepath.IsAbs(p) {
 		return "", false, nil
 	}
-	p = filepath.Clean(p)
-	name := filepath.Base(p)
-	dir := filepath.Dir(p)
-	if filepath.Base(dir) != blobstore.ToolResultsDir {
+	local, key, ok := s.localOf(p)
+	if !ok {
 		return "", false, nil
-	}
-	session := filepath.Base(filepath.Dir(dir))
-	var id string
-	var structured bool
-	switch {
-	case strings.HasSuffix(name, ".txt"):
-		id = strings.TrimSuffix(name, ".txt")
-	case strings.HasSuffix(name, ".json"):
-		id, structured = strings.TrimSuffix(name, ".json"), true
-	default:
-		return "", false, nil
-	}
-	local, err = s.Path(session, id, structured)
-	if err != nil {
-		return "", false, nil // not a name toolpipe writes
 	}
 	if _, err := os.Lstat(local); err == nil {
 		return local, true, nil
 	}
-	found, err := s.fetch(session, id, structured, local)
-	if err != nil || !found {
+	if err := s.download(key, local, false); err != nil {
+		if errors.Is(err, blobstore.ErrNotFound) {
+			return "", false, nil
+		}
 		return "", false, err
 	}
 	return local, true, nil
+}
+
+// localOf maps a session file's path on any host to this host's path of it and
+// its key.
+func (s *FS) localOf(p string) (local string, key blobstore.Key, ok bool) {
+	p = filepath.Clean(p)
+	name := filepath.Base(p)
+	dir := filepath.Dir(p)
+	session := filepath.Base(filepath.Dir(dir))
+	var err error
+	switch filepath.Base(dir) {
+	case blobstore.ToolResultsDir:
+		var id string
+		var structured bool
+		switch {
+		case strings.HasSuffix(name, ".txt"):
+			id = strings.TrimSuffix(name, ".txt")
+		case strings.HasSuffix(name, ".json"):
+			id, structured = strings.TrimSuffix(name, ".json"), true
+		default:
+			return "", key, false
+		}
+		if key, err = blobstore.ToolResultKey(session, id, structured); err != nil {
+			return "", key, false
+		}
+	case blobstore.TasksDir:
+		id, isOutput := strings.CutSuffix(name, ".output")
+		if !isOutput {
+			return "", key, false
+		}
+		if key, err = blobstore.BackgroundOutputKey(session, id); err != nil {
+			return "", key, false
+		}
+	default:
+		return "", key, false
+	}
+	return filepath.Join(s.dir, filepath.FromSlash(key.String())), key, true
+}
+
+// Shared reports whether the blob store is shared with other hosts (not this
+// host's state directory): only then is a session file copied there.
+func (s *FS) Shared() bool { return s.blob != nil }
+
+// TaskOutput is where this host writes the output of the background task whose
+// output path (on whichever host started the session) is p; ok is false when p is
+// not a task output path or nothing is shared.
+func (s *FS) TaskOutput(p string) (local string, ok bool) {
+	if s.blob == nil {
+		return "", false
+	}
+	local, key, ok := s.localOf(p)
+	if !ok || key.Kind() != blobstore.KindBackgroundOutput {
+		return "", false
+	}
+	return local, true
+}
+
+// PutSessionFile copies a session file of this host (a task's output, the
+// transcript) whole to the store under key, replacing the copy there: object stores
+// do not append, so a file that grows is sent whole when it has grown.
+func (s *FS) PutSessionFile(key blobstore.Key, local string) error {
+	if s.blob == nil {
+		return nil
+	}
+	f, err := os.Open(local)
+	if err != nil {
+		return fmt.Errorf("persist: %w", err)
+	}
+	defer f.Close()
+	w, err := s.blob.Create(context.Background(), key, blobstore.Replace)
+	if err != nil {
+		return storeErr(err)
+	}
+	if _, err := io.Copy(w, f); err != nil {
+		_ = w.Abort()
+		return storeErr(err)
+	}
+	return storeErr(w.Commit())
+}
+
+// GetSessionFile makes local the store's copy of key when local is missing and
+// the store has one (a transcript continued on another host).
+func (s *FS) GetSessionFile(key blobstore.Key, local string) error {
+	if s.blob == nil {
+		return nil
+	}
+	if _, err := os.Lstat(local); err == nil {
+		return nil
+	}
+	if err := s.download(key, local, false); err != nil && !errors.Is(err, blobstore.ErrNotFound) {
+		return err
+	}
+	return nil
 }

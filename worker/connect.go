@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/contrib/envconfig"
 	"go.temporal.io/sdk/converter"
 
+	"github.com/toolpipe/toolpipe/internal/blobstore"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/toolenv"
 )
@@ -38,6 +39,9 @@ type Conn struct {
 	// DefaultAddress says that no cluster was configured (no TEMPORAL_ADDRESS, no
 	// profile) and a Cluster-mode connection went to the SDK's default address.
 	DefaultAddress bool
+	// Blob is the store of ConnectOptions.BlobURL, opened and checked; nil when
+	// none was given (the state directory is the store).
+	Blob *blobstore.Store
 	// keeper restarts the embedded server when its process exits (keeper.go).
 	keeper *keeper
 }
@@ -68,6 +72,12 @@ type ConnectOptions struct {
 	Mode Mode
 	// Telemetry adds tracing and metrics to the client and its workers; nil: none.
 	Telemetry *Telemetry
+	// BlobURL is the blob store every host of a fleet shares (blob-url): large
+	// payloads go there, and Conn.Blob is it for the workers. Empty is the state
+	// directory, as before.
+	BlobURL string
+	// blob is BlobURL's store once Connect opened it.
+	blob *blobstore.Store
 }
 
 // Mode is where Connect looks for Temporal.
@@ -87,6 +97,26 @@ const (
 // (envconfig); with none configured it uses the embedded server on the state
 // directory: the one another process already runs there, or a new one.
 func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
+	var blob *blobstore.Store
+	if o.BlobURL != "" {
+		var err error
+		if blob, err = persistence.OpenStore(ctx, o.BlobURL, o.StateDir); err != nil {
+			return nil, fmt.Errorf("connect: %s: %w", blobstore.SettingName, err)
+		}
+	}
+	o.blob = blob
+	c, err := connect(ctx, o)
+	if err != nil {
+		if blob != nil {
+			blob.Close()
+		}
+		return nil, err
+	}
+	c.Blob = blob
+	return c, nil
+}
+
+func connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 	if o.Mode != Embedded {
 		// TEMPORAL_API_KEY and TEMPORAL_TLS_* are held secrets (HideSecrets): the
 		// lookup sees them, the process environment does not.
@@ -100,7 +130,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 			if defaulted {
 				opts.HostPort = client.DefaultHostPort
 			}
-			if opts.ExternalStorage, err = payloadStorage(o.StateDir); err != nil {
+			if opts.ExternalStorage, err = payloadStorage(o.StateDir, o.blob); err != nil {
 				return nil, err
 			}
 			if err := o.Telemetry.apply(&opts); err != nil {
@@ -124,7 +154,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 }
 
 func dial(ctx context.Context, addr, ns string, o ConnectOptions) (client.Client, error) {
-	storage, err := payloadStorage(o.StateDir)
+	storage, err := payloadStorage(o.StateDir, o.blob)
 	if err != nil {
 		return nil, err
 	}
@@ -145,6 +175,9 @@ func dial(ctx context.Context, addr, ns string, o ConnectOptions) (client.Client
 // Close closes the client and stops the embedded server this process started.
 func (c *Conn) Close() {
 	c.Client.Close()
+	if c.Blob != nil {
+		c.Blob.Close()
+	}
 	if c.keeper != nil {
 		c.keeper.close()
 	} else if c.Server != nil {
@@ -152,9 +185,13 @@ func (c *Conn) Close() {
 	}
 }
 
-// payloadStorage keeps payloads over Temporal's limits (a 5 MB Write) in the state
-// directory; in cluster mode every client and worker must share that directory.
-func payloadStorage(stateDir string) (converter.ExternalStorage, error) {
+// payloadStorage keeps payloads over Temporal's limits (a 5 MB Write) in the blob
+// store when one is shared (every client and worker of a fleet reads it), else in
+// the state directory, which every client and worker must then share.
+func payloadStorage(stateDir string, blob *blobstore.Store) (converter.ExternalStorage, error) {
+	if blob != nil {
+		return persistence.NewBlobPayloadDriver(blob).ExternalStorage(), nil
+	}
 	d, err := persistence.NewPayloadDriver(filepath.Join(stateDir, persistence.PayloadDirName))
 	if err != nil {
 		return converter.ExternalStorage{}, fmt.Errorf("connect: %w", err)

@@ -12,6 +12,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/internal/blobstore"
 )
 
 // Config is what a toolpipe worker needs.
@@ -19,7 +20,10 @@ type Config struct {
 	Client    client.Client
 	TaskQueue string
 	StateDir  string
-	Logger    *slog.Logger
+	// Blob is the blob store every host shares (Conn.Blob); nil is the state
+	// directory alone.
+	Blob   *blobstore.Store
+	Logger *slog.Logger
 	// Overrides are per-tool persistence thresholds; nil means none.
 	Overrides activities.Overrides
 	// WebFetchAllowPrivate lets WebFetch reach loopback, private and link-local
@@ -39,6 +43,12 @@ type Config struct {
 	// MCPEnvAllow are the variables .mcp.json's ${VAR} may expand (mcp-env-allow,
 	// the user's own configuration); a server referring to any other is refused.
 	MCPEnvAllow []string
+	// Host, when set, makes this worker one host of a fleet (placement.go): it also
+	// polls the host's own queue (contract.HostQueue), where the tools of the
+	// sessions placed on it go, and takes new sessions while it holds fewer than
+	// MaxSessions (0: DefaultMaxSessions).
+	Host        string
+	MaxSessions int
 }
 
 // shutdownGrace is how long running tools get to stop after SIGINT/SIGTERM: they
@@ -51,7 +61,7 @@ func Start(cfg Config) (sdkworker.Worker, error) {
 	if cfg.Client == nil || cfg.TaskQueue == "" || cfg.StateDir == "" {
 		return nil, fmt.Errorf("worker: Client, TaskQueue and StateDir are required")
 	}
-	acts, err := activities.New(activities.Config{StateDir: cfg.StateDir, Logger: cfg.Logger, Overrides: cfg.Overrides, MCPEnvAllow: cfg.MCPEnvAllow,
+	acts, err := activities.New(activities.Config{StateDir: cfg.StateDir, Blob: cfg.Blob, Logger: cfg.Logger, Overrides: cfg.Overrides, MCPEnvAllow: cfg.MCPEnvAllow,
 		WebFetch: activities.WebFetchConfig{AllowPrivate: cfg.WebFetchAllowPrivate, Timeout: cfg.WebFetchTimeout, Model: activities.WebFetchModelFromEnv()}})
 	if err != nil {
 		return nil, fmt.Errorf("worker: %w", err)
@@ -79,14 +89,36 @@ func Start(cfg Config) (sdkworker.Worker, error) {
 	}
 	w := sdkworker.New(cfg.Client, cfg.TaskQueue, opts)
 	Register(w, acts)
+	var host sdkworker.Worker
+	if cfg.Host != "" && !cfg.WorkflowsOnly {
+		p := newPlacer(cfg.TaskQueue, cfg.Host, cfg.MaxSessions)
+		p.register(w)
+		// The host's queue runs activities only: the workflows stay on the shared
+		// queue, where any host's worker takes their tasks.
+		hopts := opts
+		hopts.DisableWorkflowWorker = true
+		host = sdkworker.New(cfg.Client, p.queue, hopts)
+		acts.Register(host)
+		p.register(host)
+		if err := host.Start(); err != nil {
+			_ = acts.Close()
+			if live != nil {
+				live.close()
+			}
+			return nil, fmt.Errorf("worker: start the host queue %s: %w", p.queue, err)
+		}
+	}
 	if err := w.Start(); err != nil {
+		if host != nil {
+			host.Stop()
+		}
 		_ = acts.Close()
 		if live != nil {
 			live.close()
 		}
 		return nil, fmt.Errorf("worker: start: %w", err)
 	}
-	cw := &closingWorker{Worker: w, acts: acts, live: live, swept: make(chan struct{})}
+	cw := &closingWorker{Worker: w, host: host, acts: acts, live: live, swept: make(chan struct{})}
 	if live == nil {
 		close(cw.swept)
 		if cfg.Swept != nil {
@@ -116,6 +148,7 @@ func Start(cfg Config) (sdkworker.Worker, error) {
 // and gives the tools stopped by the shutdown time to report it (lost.go).
 type closingWorker struct {
 	sdkworker.Worker
+	host      sdkworker.Worker // the host queue's, on a fleet; nil otherwise
 	acts      *activities.Activities
 	live      *liveness
 	stopSweep context.CancelFunc
@@ -129,6 +162,9 @@ const shutdownReportWait = shutdownReportTimeout + 5*time.Second
 
 // Stop stops the worker, then its MCP servers.
 func (w *closingWorker) Stop() {
+	if w.host != nil {
+		w.host.Stop()
+	}
 	w.Worker.Stop()
 	w.finish()
 }
@@ -136,6 +172,9 @@ func (w *closingWorker) Stop() {
 // Run runs the worker until interruptCh, then closes its MCP servers.
 func (w *closingWorker) Run(interruptCh <-chan interface{}) error {
 	err := w.Worker.Run(interruptCh)
+	if w.host != nil {
+		w.host.Stop()
+	}
 	w.finish()
 	return err
 }

@@ -116,7 +116,7 @@ from a scripted fake instead, offline (embedded default only).`,
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyWorkdir, config.KeySettings, config.KeyPermissionMode,
 		config.KeySession, config.KeyTaskQueue,
 		config.KeyPort, config.KeyUI, config.KeyUIPort, config.KeyHeartbeatTimeout, config.KeyLogLevel, config.KeyTrust, config.KeyMCPEnvAllow,
-		config.KeyAskTimeout, config.KeyWebFetchAllowPrivate, config.KeyWebFetchTimeout)
+		config.KeyAskTimeout, config.KeyWebFetchAllowPrivate, config.KeyWebFetchTimeout, config.KeyBlobURL)
 	cmd.Flags().Lookup(config.KeyPort).DefValue = "0"
 	cmd.Flags().Set(config.KeyPort, "0")
 	model := toolenv.Getenv("ANTHROPIC_MODEL") // ANTHROPIC_* are held secrets (worker.HideSecrets)

@@ -53,7 +53,7 @@ func (e *env) serveQueue(queue string, lock *tpworker.QueueLock) error {
 	if queue != e.base {
 		grace = starterShutdownGrace
 	}
-	w, err := tpworker.Start(tpworker.Config{Client: e.conn.Client, TaskQueue: queue, StateDir: e.cfg.StateDir, Logger: e.log,
+	w, err := tpworker.Start(tpworker.Config{Client: e.conn.Client, TaskQueue: queue, StateDir: e.cfg.StateDir, Blob: e.conn.Blob, Logger: e.log,
 		WebFetchAllowPrivate: e.cfg.WebFetchAllowPrivate, WebFetchTimeout: e.cfg.WebFetchTimeout, Overrides: e.overrides, MCPEnvAllow: e.cfg.MCPEnvAllow,
 		ShutdownGrace: grace})
 	if err != nil {

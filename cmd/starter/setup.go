@@ -81,6 +81,7 @@ func setupWorker(ctx context.Context, cfg config.Config, mode tpworker.Mode, wit
 	}
 	conn, err := tpworker.Connect(ctx, tpworker.ConnectOptions{
 		StateDir: cfg.StateDir, Port: cfg.Port, UI: cfg.UI, UIPort: cfg.UIPort, Logger: log, Mode: mode, Telemetry: tel,
+		BlobURL: cfg.BlobURL,
 	})
 	if err != nil {
 		_ = tel.Shutdown(ctx)

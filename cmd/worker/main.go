@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/internal/config"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 )
@@ -67,6 +68,7 @@ func main() {
 			}()
 			conn, err := tpworker.Connect(ctx, tpworker.ConnectOptions{
 				StateDir: cfg.StateDir, Port: cfg.Port, UI: cfg.UI, UIPort: cfg.UIPort, Logger: log, Mode: mode, Telemetry: tel,
+				BlobURL: cfg.BlobURL,
 			})
 			if errors.Is(err, tpworker.ErrNoEmbeddedServer) {
 				return badInput{fmt.Errorf("--dev: %w", err)}
@@ -76,15 +78,19 @@ func main() {
 			}
 			defer conn.Close()
 			w, err := tpworker.Start(tpworker.Config{
-				Client: conn.Client, TaskQueue: cfg.TaskQueue, StateDir: cfg.StateDir, Logger: log,
+				Client: conn.Client, TaskQueue: cfg.TaskQueue, StateDir: cfg.StateDir, Blob: conn.Blob, Logger: log,
 				Overrides: config.WatchThresholds(v, log), WebFetchAllowPrivate: cfg.WebFetchAllowPrivate, WebFetchTimeout: cfg.WebFetchTimeout,
-				MCPEnvAllow: cfg.MCPEnvAllow,
+				MCPEnvAllow: cfg.MCPEnvAllow, Host: cfg.Host, MaxSessions: cfg.MaxSessions,
 			})
 			if err != nil {
 				return err
 			}
-			log.Info("worker running", "address", conn.Address, "task_queue", cfg.TaskQueue, "state_dir", cfg.StateDir)
-			fmt.Fprintf(os.Stderr, "worker: running on %s, task queue %q\n", conn.Address, cfg.TaskQueue)
+			log.Info("worker running", "address", conn.Address, "task_queue", cfg.TaskQueue, "state_dir", cfg.StateDir, "host", cfg.Host)
+			fmt.Fprintf(os.Stderr, "worker: running on %s, task queue %q, host %s (queue %q, up to %d sessions)\n", conn.Address, cfg.TaskQueue,
+				cfg.Host, contract.HostQueue(cfg.TaskQueue, cfg.Host), cfg.MaxSessions)
+			if conn.Blob != nil {
+				fmt.Fprintf(os.Stderr, "worker: blob store %s\n", conn.Blob.URL())
+			}
 			if n := activities.SandboxNotice(); n != "" { // no bubblewrap: how read-only commands run instead
 				fmt.Fprintln(os.Stderr, n)
 			}
@@ -102,7 +108,7 @@ func main() {
 	cmd.Flags().String("config", "", "a toolpipe.yaml (default: ./toolpipe.yaml when present)")
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyTaskQueue, config.KeyPort, config.KeyUI,
 		config.KeyUIPort, config.KeyLogLevel, config.KeyHeartbeatTimeout, config.KeyWebFetchAllowPrivate, config.KeyWebFetchTimeout,
-		config.KeyTrust, config.KeyMCPEnvAllow)
+		config.KeyTrust, config.KeyMCPEnvAllow, config.KeyBlobURL, config.KeyHost, config.KeyMaxSessions)
 	if err := cmd.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		var bad badInput
