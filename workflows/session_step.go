@@ -36,7 +36,8 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 	s.turn = workflow.ExecuteChildWorkflow(turnCtx, TurnWorkflowName, TurnInput{
 		SessionID: s.in.SessionID, Workdir: s.in.Workdir, Context: s.context, Options: s.opts.Turn,
 		Settings: s.in.Settings, MCPTools: s.mcpTools, SearchAttributes: s.in.SearchAttributes,
-		PromptID: s.promptID(ctx), // session_prompt_id.go
+		PromptID:  s.promptID(ctx), // session_prompt_id.go
+		ToolQueue: s.toolQueue(),   // fleet.go
 	})
 	defer func() {
 		s.turn, s.turnID, s.phase = nil, "", PhaseIdle

@@ -92,6 +92,10 @@ type TurnInput struct {
 	// SearchAttributes says the namespace has ToolpipeSessionID and ToolpipeStatus
 	// registered, so the turn keeps them up to date; false on clusters without them.
 	SearchAttributes bool `json:"search_attributes,omitempty"`
+	// ToolQueue is the task queue of the host the session is placed on (fleet.go):
+	// the turn's tools, command hooks, path resolution, transcript and MCP calls go
+	// there; empty is the turn's own queue, as before placement.
+	ToolQueue string `json:"tool_queue,omitempty"`
 	// Settings are the hooks and permission policy the turn enforces; nil means
 	// none (every call runs, no hook).
 	Settings *TurnSettings `json:"settings,omitempty"`

@@ -202,6 +202,7 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 	in := workflows.SessionInput{
 		MCP: mcp, SearchAttributes: e.conn.HasSearchAttributes(ctx),
 		SessionID: e.cfg.Session, Prompt: prompt, Workdir: e.cfg.Workdir,
+		Place: e.fleet(), // fleet.go
 		Model: workflows.ModelOptions{Model: f.model, MaxTokens: f.maxTokens, ContextWindow: f.window,
 			System: agentprompt.Build(agentprompt.Options{System: f.system, Append: f.appendSys, Workdir: e.cfg.Workdir, Home: home(), Now: time.Now()})},
 		Settings: settings,

@@ -89,6 +89,9 @@ func agentStatusCmd() *cobra.Command {
 				fmt.Fprintf(w, "last error\t%s\n", st.LastError)
 			}
 			fmt.Fprintf(w, "turns\t%d\n", st.Turns)
+			if p := st.Placement; p != nil {
+				fmt.Fprintf(w, "host\t%s (task queue %s, placement %d)\n", p.Host, p.Queue, p.Generation)
+			}
 			for _, t := range st.BackgroundTasks {
 				fmt.Fprintf(w, "background task\t%s %s: %s\n", t.ID, t.Status, t.Command)
 			}
