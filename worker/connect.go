@@ -100,7 +100,7 @@ func Connect(ctx context.Context, o ConnectOptions) (*Conn, error) {
 	var blob *blobstore.Store
 	if o.BlobURL != "" {
 		var err error
-		if blob, err = persistence.OpenStore(ctx, o.BlobURL, o.StateDir); err != nil {
+		if blob, err = openBlob(ctx, o.BlobURL, o.StateDir); err != nil {
 			return nil, fmt.Errorf("connect: %s: %w", blobstore.SettingName, err)
 		}
 	}
