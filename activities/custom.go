@@ -25,7 +25,7 @@ func (a *Activities) RegisterCustom(r worker.ActivityRegistry, name string, fn T
 	if fn == nil {
 		return fmt.Errorf("activities: tool %s has no function to run", name)
 	}
-	r.RegisterActivityWithOptions(a.observed(name, a.limited(heartbeating(fn))), activity.RegisterOptions{Name: name})
+	r.RegisterActivityWithOptions(failingOnError(a.observed(name, a.limited(heartbeating(fn)))), activity.RegisterOptions{Name: name})
 	return nil
 }
 

@@ -22,7 +22,7 @@ const placementReplayID = "session-placement-recorded"
 
 var placementHistories = []struct{ path, id string }{
 	{"testdata/session_history_placement.json", placementReplayID},
-	{"testdata/turn_history_placement.json", placementReplayID + "/turn-2"},
+	{"testdata/turn_history_placement.json", placementReplayID + "/turn-1"},
 }
 
 // hostWorker is a fleet worker of host on the harness's queue, with a state
@@ -67,7 +67,7 @@ func TestPlacedSessionRunsItsToolsOnItsHost(t *testing.T) {
 		t.Fatalf("state placement = %+v, %v", st.Placement, err)
 	}
 	queues := map[string]string{}
-	for _, id := range []string{run.GetID(), run.GetID() + "/turn-2"} {
+	for _, id := range []string{run.GetID(), run.GetID() + "/turn-1"} {
 		for _, ev := range testenv.History(t, h.c, id, "") {
 			if ev.GetEventType() == enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED {
 				a := ev.GetActivityTaskScheduledEventAttributes()

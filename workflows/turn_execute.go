@@ -63,6 +63,7 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 			r = tool.ErrorResult(id, tool.UseError(err.Error()))
 		}
 		traceRefusedCall(t.siblingCtx, x.Block, r, refusedInput) // turn_trace.go
+		t.recordRefused(x.Block, r, "refused input")             // turn_failures.go
 		if t.rejectAlone {
 			if err := t.tracker.Reject(id, r); err != nil {
 				panic(err)
@@ -79,7 +80,8 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 	call := tool.Call{
 		SessionID: t.in.SessionID, ToolUseID: id, Name: x.Block.Name,
 		Input: x.Block.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles, PartialFiles: t.context.PartialFiles,
-		Sandbox: t.in.Settings.sandboxSettings(),
+		Sandbox:     t.in.Settings.sandboxSettings(),
+		FailOnError: t.showFailures,
 	}
 	if isBackgroundCall(x.Block) {
 		t.startBackground(x.Block, call) // the session runs it (turn_background.go)
@@ -113,6 +115,9 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 // callOutcome turns a tool activity's outcome into the tool's result, or reports
 // that the tool was cancelled (the cascade or an interrupt stopped it).
 func callOutcome(id string, out tool.Output, err error, retryable bool) (tool.Result, *tool.Modifier, bool) {
+	if o, ok := toolErrorOutput(err); ok { // turn_failures.go: an error result, as a failed activity
+		out, err = o, nil
+	}
 	switch {
 	case err == nil:
 		return tool.Result{ToolUseID: id, Content: out.Content, IsError: out.IsError}, out.Modifier, false

@@ -130,7 +130,8 @@ func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition
 		Input: b.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles, PartialFiles: t.context.PartialFiles,
 		Scope:   t.searchScope(b.Name),
 		Sandbox: t.in.Settings.sandboxSettings(), SandboxOnly: v.sandboxOnly, ReadOnlySandbox: v.readOnly,
-		Response: len(t.in.Settings.Hooks.Select(hooks.PostToolUse, b.Name)) > 0,
+		Response:    len(t.in.Settings.Hooks.Select(hooks.PostToolUse, b.Name)) > 0,
+		FailOnError: t.showFailures,
 	}
 	if isBackgroundCall(b) {
 		r, resp := t.background(ctx, b, call) // the session runs it (turn_background.go)
@@ -144,6 +145,9 @@ func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition
 	var out tool.Output
 	waitCtx, _ := workflow.NewDisconnectedContext(ctx)
 	err := fut.Get(waitCtx, &out)
+	if o, ok := toolErrorOutput(err); ok {
+		out = o // for the Response below; callOutcome reads it from err too
+	}
 	r, m, cancelled := callOutcome(b.ID, out, err, retryable)
 	return r, m, out.Response, cancelled
 }
