@@ -1,6 +1,7 @@
 package toolpipe
 
 import (
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/tool"
@@ -83,7 +84,7 @@ func sessionState(s workflows.SessionState) SessionState {
 	return SessionState{SessionID: s.SessionID, Phase: SessionPhase(s.Phase), TurnID: s.TurnID, TurnNumber: s.TurnNumber, Turns: s.Turns, LastTurn: s.LastTurn, Messages: s.Messages,
 		Bytes: s.Bytes, PendingUser: s.PendingUser, Seen: s.Seen, Replaced: s.Replaced, Runs: s.Runs, Usage: usage(s.Usage),
 		StopReason: s.StopReason, LastError: s.LastError, LastUsage: usage(s.LastUsage), Cost: s.Cost, Model: s.Model,
-		ContextWindow: s.ContextWindow, Compactions: s.Compactions, BackgroundTasks: backgroundTasks(s.BackgroundTasks)}
+		ContextWindow: s.ContextWindow, Compactions: s.Compactions, BackgroundTasks: backgroundTasks(s.BackgroundTasks), Placement: placement(s.Placement)}
 }
 
 func sessionEvent(e workflows.SessionEvent) SessionEvent {
@@ -93,4 +94,11 @@ func sessionEvent(e workflows.SessionEvent) SessionEvent {
 func sessionResult(r workflows.SessionResult) SessionResult {
 	return SessionResult{SessionID: r.SessionID, StopReason: r.StopReason, HookReason: r.HookReason, Text: r.Text, Turns: r.Turns, LastTurn: r.LastTurn,
 		Usage: usage(r.Usage), Error: r.Error, Cost: r.Cost, Messages: r.Conversation.Len(), Bytes: r.Conversation.Bytes()}
+}
+
+func placement(p *contract.Placement) *Placement {
+	if p == nil {
+		return nil
+	}
+	return &Placement{Host: p.Host, Queue: p.Queue, Generation: p.Generation}
 }

@@ -58,6 +58,11 @@ type SessionOptions struct {
 	HeartbeatTimeout time.Duration
 	// Warn receives what the user should know that is not an error, as for a turn.
 	Warn func(msg string)
+	// Place puts the session on one host of a fleet before its first turn:
+	// workers started with a host (cmd/worker --host) that share a blob store and
+	// no disk; its tools then run on that host's own queue (README, "A fleet
+	// without a shared disk").
+	Place bool
 }
 
 // StartSession starts an agent session: the model is called with opts.Prompt and
@@ -119,7 +124,7 @@ func (c *Client) sessionInput(ctx context.Context, o SessionOptions) (workflows.
 	}
 	home, _ := os.UserHomeDir()
 	in := workflows.SessionInput{
-		SessionID: o.SessionID, Prompt: o.Prompt, Workdir: o.Workdir, Settings: p.settings, MCP: p.mcp, SearchAttributes: p.attrs, FailedCallsAttribute: p.failed,
+		SessionID: o.SessionID, Prompt: o.Prompt, Workdir: o.Workdir, Settings: p.settings, MCP: p.mcp, SearchAttributes: p.attrs, FailedCallsAttribute: p.failed, Place: o.Place,
 		Model: workflows.ModelOptions{Model: o.Model, MaxTokens: o.MaxTokens, ContextWindow: o.ContextWindow, Price: o.Price,
 			System: agentprompt.Build(agentprompt.Options{System: o.SystemPrompt, Append: o.AppendSystemPrompt, Workdir: o.Workdir, Home: home, Now: time.Now()})},
 		Options: workflows.SessionOptions{MaxTurns: o.MaxTurns, MaxBudgetUSD: o.MaxBudgetUSD, ModelAttempts: int32(o.ModelAttempts),

@@ -214,6 +214,17 @@ type SessionState struct {
 	// Compactions counts the times the conversation was replaced by a summary.
 	Compactions     int              `json:"compactions,omitempty"`
 	BackgroundTasks []BackgroundTask `json:"background_tasks,omitempty"`
+	// Placement is the host the session's tools run on, on a fleet (Place); nil
+	// otherwise.
+	Placement *Placement `json:"placement,omitempty"`
+}
+
+// Placement is where a placed session's tools run: the host, its own task queue,
+// and the placement's generation.
+type Placement struct {
+	Host       string `json:"host"`
+	Queue      string `json:"queue"`
+	Generation int    `json:"generation"`
 }
 
 // EventKind says what a SessionEvent is.

@@ -29,7 +29,10 @@ func (a *Activities) Grep(ctx context.Context, call tool.Call) (tool.Output, err
 	}
 	stop := keepAlive(ctx, call.ToolUseID, nil)
 	defer stop()
-	path := resolve(call.Workdir, in.Path)
+	path, failed := a.persistedHere(resolve(call.Workdir, in.Path)) // persisted_fetch.go
+	if failed != "" {
+		return errorOutput("%s", failed)
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, syscall.ENOTDIR) {

@@ -374,6 +374,9 @@ func (s *streamAlive) idle() bool {
 }
 
 func storeError(err error) error {
+	if e := missingInStore(err); e != nil {
+		return e
+	}
 	return temporal.NewApplicationErrorWithOptions("conversation store: "+err.Error(), contract.ErrConversationStore,
 		temporal.ApplicationErrorOptions{Cause: err})
 }

@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/log"
 
+	"github.com/toolpipe/toolpipe/internal/blobstore"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/toolenv"
 	"github.com/toolpipe/toolpipe/worker"
@@ -40,6 +41,9 @@ type Conn struct {
 	// DefaultAddress says that no cluster was configured (no TEMPORAL_ADDRESS, no
 	// profile) and a Cluster-mode connection went to the SDK's default address.
 	DefaultAddress bool
+	// Blob is the store of Options.BlobURL, opened and checked; nil when
+	// none was given (the state directory is the store).
+	Blob *blobstore.Store
 	// keeper restarts the embedded server when its process exits (keeper.go).
 	keeper *keeper
 }
@@ -70,6 +74,12 @@ type Options struct {
 	Mode Mode
 	// Telemetry adds tracing and metrics to the client and its workers; nil: none.
 	Telemetry *worker.Telemetry
+	// BlobURL is the blob store every host of a fleet shares (blob-url): large
+	// payloads go there, and Conn.Blob is it for the workers. Empty is the state
+	// directory, as before.
+	BlobURL string
+	// blob is BlobURL's store once Connect opened it.
+	blob *blobstore.Store
 }
 
 // Mode is where Connect looks for Temporal.
@@ -89,6 +99,26 @@ const (
 // (envconfig); with none configured it uses the embedded server on the state
 // directory: the one another process already runs there, or a new one.
 func Dial(ctx context.Context, o Options) (*Conn, error) {
+	var blob *blobstore.Store
+	if o.BlobURL != "" {
+		var err error
+		if blob, err = openBlob(ctx, o.BlobURL, o.StateDir); err != nil {
+			return nil, fmt.Errorf("connect: %s: %w", blobstore.SettingName, err)
+		}
+	}
+	o.blob = blob
+	c, err := reach(ctx, o)
+	if err != nil {
+		if blob != nil {
+			blob.Close()
+		}
+		return nil, err
+	}
+	c.Blob = blob
+	return c, nil
+}
+
+func reach(ctx context.Context, o Options) (*Conn, error) {
 	if o.Mode != Embedded {
 		// TEMPORAL_API_KEY and TEMPORAL_TLS_* are held secrets (HideSecrets): the
 		// lookup sees them, the process environment does not.
@@ -102,7 +132,7 @@ func Dial(ctx context.Context, o Options) (*Conn, error) {
 			if defaulted {
 				opts.HostPort = client.DefaultHostPort
 			}
-			if opts.ExternalStorage, err = payloadStorage(o.StateDir); err != nil {
+			if opts.ExternalStorage, err = payloadStorage(o.StateDir, o.blob); err != nil {
 				return nil, err
 			}
 			if opts, err = o.Telemetry.ClientOptions(opts); err != nil {
@@ -126,7 +156,7 @@ func Dial(ctx context.Context, o Options) (*Conn, error) {
 }
 
 func dial(ctx context.Context, addr, ns string, o Options) (client.Client, error) {
-	storage, err := payloadStorage(o.StateDir)
+	storage, err := payloadStorage(o.StateDir, o.blob)
 	if err != nil {
 		return nil, err
 	}
@@ -147,6 +177,9 @@ func dial(ctx context.Context, addr, ns string, o Options) (client.Client, error
 // Close closes the client and stops the embedded server this process started.
 func (c *Conn) Close() {
 	c.Client.Close()
+	if c.Blob != nil {
+		c.Blob.Close()
+	}
 	if c.keeper != nil {
 		c.keeper.close()
 	} else if c.Server != nil {
@@ -154,9 +187,13 @@ func (c *Conn) Close() {
 	}
 }
 
-// payloadStorage keeps payloads over Temporal's limits (a 5 MB Write) in the state
-// directory; in cluster mode every client and worker must share that directory.
-func payloadStorage(stateDir string) (converter.ExternalStorage, error) {
+// payloadStorage keeps payloads over Temporal's limits (a 5 MB Write) in the blob
+// store when one is shared (every client and worker of a fleet reads it), else in
+// the state directory, which every client and worker must then share.
+func payloadStorage(stateDir string, blob *blobstore.Store) (converter.ExternalStorage, error) {
+	if blob != nil {
+		return persistence.NewBlobPayloadDriver(blob).ExternalStorage(), nil
+	}
 	d, err := persistence.NewPayloadDriver(filepath.Join(stateDir, persistence.PayloadDirName))
 	if err != nil {
 		return converter.ExternalStorage{}, fmt.Errorf("connect: %w", err)

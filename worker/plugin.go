@@ -18,6 +18,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/internal/blobstore"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -58,6 +59,15 @@ type Config struct {
 	// MCPEnvAllow are the variables .mcp.json's ${VAR} may expand (mcp-env-allow,
 	// the user's own configuration); a server referring to any other is refused.
 	MCPEnvAllow []string
+	// Blob is the blob store every host shares (connect.Conn.Blob); nil is the
+	// state directory alone.
+	Blob *blobstore.Store
+	// Host, when set, makes this worker one host of a fleet (placement.go): it also
+	// polls the host's own queue (contract.HostQueue), where the tools of the
+	// sessions placed on it go, and takes new sessions while it holds fewer than
+	// MaxSessions (0: DefaultMaxSessions).
+	Host        string
+	MaxSessions int
 	// MCP, when set, holds the MCP client sessions instead of a Manager of the
 	// working directories' .mcp.json (cmd/toolpipe-claude adds --mcp-config's and
 	// the Claude Agent SDK's servers); the worker closes it when it stops.
@@ -94,6 +104,9 @@ type Plugin struct {
 	queue atomic.Pointer[string] // the worker's task queue (ConfigureWorker)
 	live  atomic.Pointer[liveness]
 
+	// host is the worker of the host's own queue, on a fleet (Config.Host).
+	host sdkworker.Worker
+
 	mu        sync.Mutex
 	key       string // the worker it serves, once started
 	stopSweep context.CancelFunc
@@ -110,7 +123,7 @@ func NewPlugin(cfg Config) (*Plugin, error) {
 	if cfg.StateDir == "" || !filepath.IsAbs(cfg.StateDir) {
 		return nil, fmt.Errorf("worker: Config.StateDir %q must be an absolute directory", cfg.StateDir)
 	}
-	acts, err := activities.New(activities.Config{StateDir: cfg.StateDir, Logger: cfg.Logger, Overrides: cfg.Overrides, MCPEnvAllow: cfg.MCPEnvAllow, MCP: cfg.MCP,
+	acts, err := activities.New(activities.Config{StateDir: cfg.StateDir, Blob: cfg.Blob, Logger: cfg.Logger, Overrides: cfg.Overrides, MCPEnvAllow: cfg.MCPEnvAllow, MCP: cfg.MCP,
 		WebFetch: activities.WebFetchConfig{AllowPrivate: cfg.WebFetchAllowPrivate, Timeout: cfg.WebFetchTimeout, Model: activities.WebFetchModelFromEnv()}})
 	if err != nil {
 		return nil, fmt.Errorf("worker: %w", err)
@@ -168,6 +181,11 @@ func (p *Plugin) StartWorker(ctx context.Context, o sdkworker.PluginStartWorkerO
 	if q := p.queue.Load(); q != nil {
 		queue = *q
 	}
+	var placer *placer
+	if p.cfg.Host != "" && !p.cfg.WorkflowsOnly {
+		placer = newPlacer(queue, p.cfg.Host, p.cfg.MaxSessions) // placement.go
+		placer.register(r)
+	}
 	if !p.cfg.WorkflowsOnly {
 		live, err := openLiveness(p.cfg.StateDir, queue, p.cfg.Client, p.log)
 		if err != nil {
@@ -175,13 +193,46 @@ func (p *Plugin) StartWorker(ctx context.Context, o sdkworker.PluginStartWorkerO
 		}
 		p.live.Store(live) // nil: no file locks there (openLiveness warned)
 	}
+	if placer != nil {
+		if err := p.startHost(placer); err != nil {
+			if live := p.live.Swap(nil); live != nil {
+				live.close()
+			}
+			return err
+		}
+	}
 	if err := next(ctx, o); err != nil {
+		if p.host != nil {
+			p.host.Stop()
+		}
 		if live := p.live.Swap(nil); live != nil {
 			live.close()
 		}
 		return err
 	}
 	p.sweep()
+	return nil
+}
+
+// startHost runs the worker of the host's own queue: activities only (the
+// workflows stay on the shared queue, where any host's worker takes their
+// tasks), with the same activities, liveness and shutdown grace as the plugin's
+// worker.
+func (p *Plugin) startHost(placer *placer) error {
+	opts := MergeOptions(sdkworker.Options{})
+	opts.DisableWorkflowWorker = true
+	opts.WorkerStopTimeout = shutdownGrace
+	if p.cfg.ShutdownGrace > 0 {
+		opts.WorkerStopTimeout = p.cfg.ShutdownGrace
+	}
+	opts.Interceptors = []interceptor.WorkerInterceptor{&pluginLiveness{p: p}}
+	host := sdkworker.New(p.cfg.Client, placer.queue, opts)
+	p.acts.Register(host)
+	placer.register(host)
+	if err := host.Start(); err != nil {
+		return fmt.Errorf("worker: start the host queue %s: %w", placer.queue, err)
+	}
+	p.host = host
 	return nil
 }
 
@@ -226,6 +277,9 @@ func (p *Plugin) sweep() {
 // gives the tools the shutdown stopped time to report it (lost.go), then closes
 // the MCP sessions, so that the stdio servers the worker started exit with it.
 func (p *Plugin) StopWorker(ctx context.Context, o sdkworker.PluginStopWorkerOptions, next func(context.Context, sdkworker.PluginStopWorkerOptions)) {
+	if p.host != nil {
+		p.host.Stop()
+	}
 	next(ctx, o)
 	if p.stopSweep != nil {
 		p.stopSweep()

@@ -33,6 +33,9 @@ func RegisterWithAgent(r sdkworker.Registry, acts *activities.Activities, cfg ac
 	if cfg.StateDir == "" {
 		cfg.StateDir = acts.StateDir()
 	}
+	if cfg.Blob == nil {
+		cfg.Blob = acts.Blob()
+	}
 	agent, err := activities.NewAgent(cfg)
 	if err != nil {
 		// The state directory was validated by activities.New and the intake is set:

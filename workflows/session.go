@@ -124,7 +124,10 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 	if err := s.register(ctx); err != nil {
 		return SessionResult{}, err
 	}
-	s.serveBackground(ctx) // session_background.go; after restore, which fills s.bg
+	s.serveBackground(ctx)               // session_background.go; after restore, which fills s.bg
+	if err := s.place(ctx); err != nil { // fleet.go
+		return SessionResult{}, err
+	}
 	if in.Carry == nil {
 		if err := s.open(ctx); err != nil {
 			return SessionResult{}, err
@@ -176,6 +179,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 	}
 	s.stopBackground(ctx) // session_background.go
 	s.sessionEnd(ctx)     // session_hooks.go
+	s.release(ctx)        // fleet.go
 	s.done, s.phase = true, PhaseDone
 	s.publish(ctx)
 	s.note(SessionEvent{Kind: EventStop, Text: strings.TrimSpace(s.stopReason + " " + s.hookReason)})

@@ -80,6 +80,7 @@ func Turn(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 
 // run is the body of Turn.
 func (t *turn) run(ctx workflow.Context, in TurnInput) (TurnResult, error) {
+	ctx = onHost(ctx, in.ToolQueue) // the session's host (fleet.go)
 	*t = turn{
 		in:      in,
 		opts:    in.Options.withDefaults(),

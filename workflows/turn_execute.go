@@ -155,6 +155,7 @@ func (t *turn) activityOptions(b tool.Block, retryable bool) workflow.ActivityOp
 		attempts = t.opts.SafeAttempts
 	}
 	return workflow.ActivityOptions{
+		TaskQueue:           t.queueOf(b.Name), // fleet.go
 		StartToCloseTimeout: timeout,
 		HeartbeatTimeout:    t.opts.HeartbeatTimeout,
 		WaitForCancellation: true,

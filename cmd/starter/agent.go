@@ -113,7 +113,7 @@ from a scripted fake instead, offline (embedded default only).`,
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyWorkdir, config.KeySettings, config.KeyPermissionMode,
 		config.KeySession, config.KeyTaskQueue,
 		config.KeyPort, config.KeyUI, config.KeyUIPort, config.KeyHeartbeatTimeout, config.KeyLogLevel, config.KeyTrust, config.KeyMCPEnvAllow,
-		config.KeyAskTimeout, config.KeyWebFetchAllowPrivate, config.KeyWebFetchTimeout)
+		config.KeyAskTimeout, config.KeyWebFetchAllowPrivate, config.KeyWebFetchTimeout, config.KeyBlobURL)
 	cmd.Flags().Lookup(config.KeyPort).DefValue = "0"
 	cmd.Flags().Set(config.KeyPort, "0")
 	model := toolenv.Getenv("ANTHROPIC_MODEL") // ANTHROPIC_* are held secrets (worker.HideSecrets)
@@ -175,7 +175,7 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (*t
 	s, err := e.api.StartSession(ctx, toolpipe.SessionOptions{SessionID: e.cfg.Session, Workdir: e.cfg.Workdir, Prompt: prompt,
 		Settings: e.settings(), Model: f.model, MaxTokens: f.maxTokens, ContextWindow: f.window, Price: modelPrice(f, e.cfg),
 		SystemPrompt: f.system, AppendSystemPrompt: f.appendSys, MaxTurns: f.maxTurns, MaxBudgetUSD: f.budget, ModelAttempts: f.attempts,
-		HeartbeatTimeout: e.cfg.HeartbeatTimeout, Warn: e.warn})
+		HeartbeatTimeout: e.cfg.HeartbeatTimeout, Warn: e.warn, Place: e.fleet()}) // fleet.go
 	switch {
 	case toolpipe.IsInvalidInput(err):
 		return nil, badInputError{err}

@@ -89,6 +89,9 @@ func agentStatusCmd() *cobra.Command {
 			if st.LastTurn > 0 {
 				fmt.Fprintf(w, "turns\t%d\n", st.LastTurn)
 			}
+			if p := st.Placement; p != nil {
+				fmt.Fprintf(w, "host\t%s (task queue %s, placement %d)\n", p.Host, p.Queue, p.Generation)
+			}
 			for _, t := range st.BackgroundTasks {
 				fmt.Fprintf(w, "background task\t%s %s: %s\n", t.ID, t.Status, t.Command)
 			}

@@ -37,7 +37,7 @@ func devCmd() *cobra.Command {
 		},
 	}
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyTaskQueue, config.KeyPort, config.KeyUI,
-		config.KeyUIPort, config.KeyLogLevel, config.KeyTrust, config.KeyMCPEnvAllow)
+		config.KeyUIPort, config.KeyLogLevel, config.KeyTrust, config.KeyMCPEnvAllow, config.KeyBlobURL)
 	return cmd
 }
 

@@ -7,7 +7,6 @@ import (
 
 	sdkworker "go.temporal.io/sdk/worker"
 
-	"github.com/toolpipe/toolpipe"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
@@ -54,8 +53,8 @@ func (e *env) serveQueue(queue string, lock *tpworker.QueueLock) error {
 	if queue != e.base {
 		grace = starterShutdownGrace
 	}
-	w, err := e.startWorker(queue, toolpipe.Options{WebFetchAllowPrivate: e.cfg.WebFetchAllowPrivate, WebFetchTimeout: e.cfg.WebFetchTimeout,
-		ThresholdOverride: e.overrides.Override, MCPEnvAllow: e.cfg.MCPEnvAllow, ShutdownGrace: grace})
+	w, err := e.startWorker(queue, tpworker.Config{WebFetchAllowPrivate: e.cfg.WebFetchAllowPrivate, WebFetchTimeout: e.cfg.WebFetchTimeout,
+		Overrides: e.overrides, MCPEnvAllow: e.cfg.MCPEnvAllow, ShutdownGrace: grace})
 	if err != nil {
 		lock.Release()
 		return fmt.Errorf("in-process worker: %w", err)
@@ -163,7 +162,7 @@ func (e *env) answerQueries(ctx context.Context, id string) {
 	if _, ok := e.served[queue]; ok || e.closing {
 		return
 	}
-	w, err := e.startWorker(queue, toolpipe.Options{WorkflowsOnly: true})
+	w, err := e.startWorker(queue, tpworker.Config{WorkflowsOnly: true})
 	if err == nil {
 		e.served[queue] = servedQueue{worker: w}
 	}
@@ -171,17 +170,9 @@ func (e *env) answerQueries(ctx context.Context, id string) {
 
 // startWorker starts a worker of queue with toolpipe's plugin (the Go API's one
 // worker set-up), on this process's state directory and log.
-func (e *env) startWorker(queue string, opts toolpipe.Options) (sdkworker.Worker, error) {
-	opts.StateDir, opts.Logger = e.cfg.StateDir, e.log
-	p, err := toolpipe.NewPlugin(e.conn.Client, opts)
-	if err != nil {
-		return nil, err
-	}
-	w := sdkworker.New(e.conn.Client, queue, sdkworker.Options{Plugins: []sdkworker.Plugin{p}})
-	if err := w.Start(); err != nil {
-		return nil, err
-	}
-	return w, nil
+func (e *env) startWorker(queue string, cfg tpworker.Config) (sdkworker.Worker, error) {
+	cfg.Client, cfg.TaskQueue, cfg.StateDir, cfg.Logger, cfg.Blob = e.conn.Client, queue, e.cfg.StateDir, e.log, e.conn.Blob
+	return tpworker.Start(cfg) // the plugin on a worker of its own
 }
 
 // answerable reports whether a query about the workflow id, closed or not, would be

@@ -74,7 +74,7 @@ to the existing turn: completed tools are not run again.`,
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyWorkdir, config.KeySettings, config.KeyPermissionMode,
 		config.KeySession, config.KeyTaskQueue, config.KeyPort, config.KeyUI, config.KeyUIPort,
 		config.KeyHeartbeatTimeout, config.KeyLogLevel, config.KeyAskTimeout, config.KeyWebFetchAllowPrivate, config.KeyWebFetchTimeout,
-		config.KeyTrust, config.KeyMCPEnvAllow)
+		config.KeyTrust, config.KeyMCPEnvAllow, config.KeyBlobURL)
 	// A turn's own embedded server takes any free port: clients find it through the
 	// state directory, and a fixed port would clash with `starter dev`.
 	cmd.Flags().Lookup(config.KeyPort).DefValue = "0"

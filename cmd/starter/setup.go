@@ -82,6 +82,7 @@ func setupWorker(ctx context.Context, cfg config.Config, mode connect.Mode, with
 	}
 	conn, err := connect.Dial(ctx, connect.Options{
 		StateDir: cfg.StateDir, Port: cfg.Port, UI: cfg.UI, UIPort: cfg.UIPort, Logger: log, Mode: mode, Telemetry: tel,
+		BlobURL: cfg.BlobURL,
 	})
 	if err != nil {
 		_ = tel.Shutdown(ctx)

@@ -16,11 +16,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	sdkworker "go.temporal.io/sdk/worker"
-
-	"github.com/toolpipe/toolpipe"
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/connect"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/internal/config"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 )
@@ -71,6 +69,7 @@ func main() {
 			}()
 			conn, err := connect.Dial(ctx, connect.Options{
 				StateDir: cfg.StateDir, Port: cfg.Port, UI: cfg.UI, UIPort: cfg.UIPort, Logger: log, Mode: mode, Telemetry: tel,
+				BlobURL: cfg.BlobURL,
 			})
 			if errors.Is(err, connect.ErrNoEmbeddedServer) {
 				return badInput{fmt.Errorf("--dev: %w", err)}
@@ -79,20 +78,20 @@ func main() {
 				return err
 			}
 			defer conn.Close()
-			p, err := toolpipe.NewPlugin(conn.Client, toolpipe.Options{
-				StateDir: cfg.StateDir, Logger: log,
-				ThresholdOverride: config.WatchThresholds(v, log).Override, WebFetchAllowPrivate: cfg.WebFetchAllowPrivate, WebFetchTimeout: cfg.WebFetchTimeout,
-				MCPEnvAllow: cfg.MCPEnvAllow,
+			w, err := tpworker.Start(tpworker.Config{
+				Client: conn.Client, TaskQueue: cfg.TaskQueue, StateDir: cfg.StateDir, Blob: conn.Blob, Logger: log,
+				Overrides: config.WatchThresholds(v, log), WebFetchAllowPrivate: cfg.WebFetchAllowPrivate, WebFetchTimeout: cfg.WebFetchTimeout,
+				MCPEnvAllow: cfg.MCPEnvAllow, Host: cfg.Host, MaxSessions: cfg.MaxSessions,
 			})
 			if err != nil {
 				return err
 			}
-			w := sdkworker.New(conn.Client, cfg.TaskQueue, sdkworker.Options{Plugins: []sdkworker.Plugin{p}})
-			if err := w.Start(); err != nil {
-				return fmt.Errorf("worker: start: %w", err)
+			log.Info("worker running", "address", conn.Address, "task_queue", cfg.TaskQueue, "state_dir", cfg.StateDir, "host", cfg.Host)
+			fmt.Fprintf(os.Stderr, "worker: running on %s, task queue %q, host %s (queue %q, up to %d sessions)\n", conn.Address, cfg.TaskQueue,
+				cfg.Host, contract.HostQueue(cfg.TaskQueue, cfg.Host), cfg.MaxSessions)
+			if conn.Blob != nil {
+				fmt.Fprintf(os.Stderr, "worker: blob store %s\n", conn.Blob.URL())
 			}
-			log.Info("worker running", "address", conn.Address, "task_queue", cfg.TaskQueue, "state_dir", cfg.StateDir)
-			fmt.Fprintf(os.Stderr, "worker: running on %s, task queue %q\n", conn.Address, cfg.TaskQueue)
 			if n := activities.SandboxNotice(); n != "" { // no bubblewrap: how read-only commands run instead
 				fmt.Fprintln(os.Stderr, n)
 			}
@@ -110,7 +109,7 @@ func main() {
 	cmd.Flags().String("config", "", "a toolpipe.yaml (default: ./toolpipe.yaml when present)")
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyTaskQueue, config.KeyPort, config.KeyUI,
 		config.KeyUIPort, config.KeyLogLevel, config.KeyHeartbeatTimeout, config.KeyWebFetchAllowPrivate, config.KeyWebFetchTimeout,
-		config.KeyTrust, config.KeyMCPEnvAllow)
+		config.KeyTrust, config.KeyMCPEnvAllow, config.KeyBlobURL, config.KeyHost, config.KeyMaxSessions)
 	if err := cmd.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		var bad badInput
