@@ -46,6 +46,9 @@ type Conn struct {
 	Blob *blobstore.Store
 	// keeper restarts the embedded server when its process exits (keeper.go).
 	keeper *keeper
+	// attrs is the namespace's answer about toolpipe's search attributes, asked
+	// once per connection (searchattrs.go).
+	attrs attrProbe
 }
 
 // ErrNoEmbeddedServer is returned by Dial for the embedded server in a build
