@@ -26,6 +26,7 @@ import (
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/mcptools"
 	"github.com/toolpipe/toolpipe/persistence"
+	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/wire"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -273,43 +274,27 @@ func (d *durable) pendingApprovals(ctx context.Context, turnID string) ([]workfl
 	return out, nil
 }
 
-// collect waits for the results the turn yields from cursor from on; a closed
-// turn's come from its result.
-func (d *durable) collect(ctx context.Context, turnID string, from int) (workflows.CollectResponse, error) {
-	var r workflows.CollectResponse
-	err := d.update(ctx, turnID, workflows.CollectUpdate, workflows.CollectRequest{From: from}, &r)
-	if err == nil {
-		return r, nil
-	}
-	if desc, derr := d.conn.Client.DescribeWorkflowExecution(ctx, turnID, ""); derr != nil ||
-		desc.GetWorkflowExecutionInfo().GetStatus() == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
-		return r, err
-	}
-	var res workflows.TurnResult
-	if err := d.conn.Client.GetWorkflow(ctx, turnID, "").Get(ctx, &res); err != nil {
-		return r, err
-	}
-	if from < 0 || from > len(res.Results) {
-		return r, fmt.Errorf("turn %s: cursor %d is out of range: the turn yielded %d results", turnID, from, len(res.Results))
-	}
-	return workflows.CollectResponse{Results: res.Results[from:], Next: len(res.Results), Done: true}, nil
+// follow passes the turn's results on as it yields them, each once, until it has
+// yielded them all (a closed turn's from its result): the Go API's Turn.Follow.
+func (d *durable) follow(ctx context.Context, turnID string, onResult func(tool.Result)) error {
+	_, err := d.api.Turn(turnID).Follow(ctx, func(r toolpipe.ToolResult) { onResult(tool.Result(r)) })
+	return err
 }
 
 func (d *durable) approve(ctx context.Context, turnID string, req workflows.ApprovalRequest) error {
-	return d.update(ctx, turnID, workflows.ApproveUpdate, req, nil)
+	return d.update(ctx, turnID, workflows.ApproveUpdate, req)
 }
 
 func (d *durable) deny(ctx context.Context, turnID string, req workflows.ApprovalRequest) error {
-	return d.update(ctx, turnID, workflows.DenyUpdate, req, nil)
+	return d.update(ctx, turnID, workflows.DenyUpdate, req)
 }
 
-// update sends update name to workflow id and waits for its answer, into out
-// when it is not nil.
-func (d *durable) update(ctx context.Context, id, name string, arg, out any) error {
+// update sends update name to workflow id and waits for it to complete.
+func (d *durable) update(ctx context.Context, id, name string, arg any) error {
 	h, err := d.conn.Client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: id, UpdateName: name,
 		Args: []any{arg}, WaitForStage: client.WorkflowUpdateStageCompleted})
 	if err == nil {
-		err = h.Get(ctx, out)
+		err = h.Get(ctx, nil)
 	}
 	return err
 }

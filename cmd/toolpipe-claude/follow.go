@@ -159,23 +159,12 @@ func (f *follower) poll(ctx context.Context) {
 
 // collect passes the turn's results on as it yields them.
 func (f *follower) collect(ctx context.Context, turnID string) {
-	for from := 0; ; {
-		r, err := f.d.collect(ctx, turnID, from)
-		if err != nil {
-			return // the run's end drains what the store has
+	_ = f.d.follow(ctx, turnID, func(r tool.Result) { // an error: the run's end drains what the store has
+		select {
+		case f.yielded <- yieldedResult{r}:
+		case <-ctx.Done():
 		}
-		for _, res := range r.Results {
-			select {
-			case f.yielded <- yieldedResult{res}:
-			case <-ctx.Done():
-				return
-			}
-		}
-		if r.Done {
-			return
-		}
-		from = r.Next
-	}
+	})
 }
 
 // sendStored sends the messages stored since the last look, and the blocks of the
