@@ -142,6 +142,7 @@ func resultText(v any) any {
 
 func compareStreams(t *testing.T, want, got []entry) {
 	t.Helper()
+	want, got = resultsInIDOrder(want), resultsInIDOrder(got)
 	n := max(len(want), len(got))
 	for i := 0; i < n; i++ {
 		var w, g entry
@@ -155,6 +156,44 @@ func compareStreams(t *testing.T, want, got []entry) {
 			t.Errorf("line %d:\n Claude Code:     %v\n toolpipe-claude: %v", i, w, g)
 		}
 	}
+}
+
+// resultsInIDOrder sorts each run of consecutive tool_result messages by
+// tool_use id: parallel calls finish in either order, and both executables
+// report them as they finish (Claude Code 2.1.328 once gave r2 before r1 in
+// parallel-reads), so their order is not something to agree on.
+func resultsInIDOrder(es []entry) []entry {
+	out := slices.Clone(es)
+	id := func(e entry) (string, bool) {
+		if e["type"] != "user" {
+			return "", false
+		}
+		c, _ := e["content"].([]any)
+		if len(c) == 0 {
+			return "", false
+		}
+		b, _ := c[0].(map[string]any)
+		s, ok := b["tool_use_id"].(string)
+		return s, ok && b["type"] == "tool_result"
+	}
+	for i := 0; i < len(out); {
+		j := i
+		for j < len(out) {
+			if _, ok := id(out[j]); !ok {
+				break
+			}
+			j++
+		}
+		if j > i+1 {
+			slices.SortStableFunc(out[i:j], func(a, b entry) int {
+				x, _ := id(a)
+				y, _ := id(b)
+				return strings.Compare(x, y)
+			})
+		}
+		i = max(j, i+1)
+	}
+	return out
 }
 
 // compareResultKeys checks that every result of toolpipe-claude has the keys of
