@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -103,11 +104,12 @@ func (t *Turn) AddBlocks(ctx context.Context, blocks ...Block) error {
 
 // dropOversize drops the inputs over their tools' limits before they are sent,
 // so that they are never stored: the turn answers each with the tool's size error
-// (tool.DropOversizeInput).
+// (tool.Registry.DropOversizeInput; a program's own tools take the largest input
+// any tool takes, as names the built-in registry does not know).
 func dropOversize(blocks []Block) []Block {
 	out := make([]Block, len(blocks))
 	for i, b := range blocks {
-		out[i] = tool.DropOversizeInput(b)
+		out[i] = activities.Builtins().DropOversizeInput(b)
 	}
 	return out
 }

@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/converter"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/scheduler"
 	"github.com/toolpipe/toolpipe/tool"
@@ -204,9 +205,9 @@ func (c *Client) turnState(ctx context.Context, r *closedRun) (TurnState, error)
 func closedCall(b tool.Block, id string, status scheduler.Status, isError bool) workflows.ToolState {
 	ts := workflows.ToolState{ID: id, Name: b.Name, Status: status, IsError: isError, Interrupt: tool.InterruptBlock}
 	if b.Name != "" {
-		ts.Description = tool.Describe(b)
+		ts.Description = activities.Builtins().Describe(b)
 	}
-	if def, ok := tool.Lookup(b.Name); ok {
+	if def, ok := activities.Builtins().Lookup(b.Name); ok {
 		ts.Safe, ts.Interrupt = def.IsConcurrencySafe(b.Input), def.InterruptBehavior()
 	}
 	return ts

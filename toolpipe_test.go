@@ -157,7 +157,7 @@ func TestCustomToolPermissionsAndHooks(t *testing.T) {
 	c, _ := ownWorker(t, toolpipe.Options{Tools: []*toolpipe.Tool{stamp}})
 	ctx := testenv.Context(t)
 	dir := t.TempDir()
-	deny, err := permissions.ParseRule("Stamp")
+	deny, err := permissions.ParseRuleFor("Stamp", func(name string) bool { return name == "Stamp" })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestRegisterRefusesBadTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := toolpipe.Register(w, toolpipe.Options{StateDir: t.TempDir(), Tools: []*toolpipe.Tool{other}}); err == nil ||
-		!strings.Contains(err.Error(), `tool "Stamp" is already registered with another definition`) {
+		!strings.Contains(err.Error(), `Register was already called on this worker`) {
 		t.Fatalf("error %v", err)
 	}
 	if _, err := toolpipe.Register(w, toolpipe.Options{StateDir: "relative"}); err == nil {
@@ -296,5 +296,32 @@ func TestStartTurnAgainAttaches(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "stamp.txt")); string(b) != "changed" {
 		t.Fatalf("the second start ran the tool again: stamp is %q", b)
+	}
+}
+
+// TestWorkersOfOneProcessHaveTheirOwnTools: the tools are a worker's, not the
+// process's: beside a worker with Stamp, a worker without it tells the model it has
+// no such tool, and the first still runs it.
+func TestWorkersOfOneProcessHaveTheirOwnTools(t *testing.T) {
+	with, _ := ownWorker(t, toolpipe.Options{Tools: []*toolpipe.Tool{stamp}})
+	without, _ := ownWorker(t, toolpipe.Options{})
+	ctx := testenv.Context(t)
+	for _, c := range []struct {
+		c    *toolpipe.Client
+		id   string
+		want string
+	}{
+		{with, "with-" + t.Name(), "stamped w1"},
+		{without, "without-" + t.Name(), "No such tool available: Stamp"},
+	} {
+		turn, err := c.c.StartTurn(ctx, c.id, toolpipe.TurnInput{SessionID: "s6", Workdir: t.TempDir(), CloseIntake: true,
+			Blocks: []toolpipe.Block{{ID: "w1", Name: "Stamp", Input: raw(`{"text":"x"}`)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := turn.Result(ctx)
+		if err != nil || len(res.Results) != 1 || !strings.Contains(res.Results[0].Content, c.want) {
+			t.Errorf("%s: %+v, %v; want %q", c.id, res, err, c.want)
+		}
 	}
 }

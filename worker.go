@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"sync"
 
 	sdkworker "go.temporal.io/sdk/worker"
 
@@ -55,10 +56,11 @@ type Registration struct {
 // Close closes the MCP servers the activities started.
 func (r *Registration) Close() error { return r.acts.Close() }
 
-// Register adds the custom tools to the process's registry and registers toolpipe's
-// workflows (Turn, Session) and activities (every tool, hooks, the model call) on
-// w, whose task queue is the one clients start turns and sessions on. Call it before
-// w.Start, with the same Tools in every worker of the task queue.
+// Register registers toolpipe's workflows (Turn, Session) and activities (every
+// tool, hooks, the model call) on w, whose task queue is the one clients start turns
+// and sessions on, with the built-in tools and opts.Tools: they are this worker's,
+// and two workers of one process may have different ones. Call it before w.Start,
+// with the same Tools in every worker of the task queue.
 func Register(w sdkworker.Registry, opts Options) (*Registration, error) {
 	if opts.StateDir == "" || !filepath.IsAbs(opts.StateDir) {
 		return nil, errors.New("toolpipe: Options.StateDir must be an absolute directory")
@@ -68,22 +70,21 @@ func Register(w sdkworker.Registry, opts Options) (*Registration, error) {
 			return nil, fmt.Errorf("toolpipe: Options.Thresholds[%q] is %d; give a positive number of characters", name, n)
 		}
 	}
-	seen := map[string]bool{}
+	if _, again := registered.Load(w); again {
+		return nil, errors.New("toolpipe: Register was already called on this worker; call it once, with all the worker's tools in Options.Tools")
+	}
+	var custom []tool.Tool
 	for _, t := range opts.Tools {
 		if t == nil {
 			return nil, errors.New("toolpipe: Options.Tools holds a nil tool")
 		}
-		if seen[t.Name()] {
-			return nil, fmt.Errorf("toolpipe: Options.Tools holds two tools named %s", t.Name())
-		}
-		seen[t.Name()] = true
-		if err := tool.Register(t.def); err != nil {
-			return nil, fmt.Errorf("toolpipe: %w", err)
-		}
+		custom = append(custom, t.t)
 	}
+	// The tools belong to this worker's options: its activities run them, its
+	// workflows schedule them (RegisterWithAgent hands the registry over).
 	acts, err := activities.New(activities.Config{StateDir: opts.StateDir, Logger: opts.Logger, MCPEnvAllow: opts.MCPEnvAllow,
-		Overrides: thresholds(opts.Thresholds),
-		WebFetch:  activities.WebFetchConfig{AllowPrivate: opts.WebFetchAllowPrivate, Model: activities.WebFetchModelFromEnv()}})
+		Overrides: thresholds(opts.Thresholds), Tools: custom,
+		WebFetch: activities.WebFetchConfig{AllowPrivate: opts.WebFetchAllowPrivate, Model: activities.WebFetchModelFromEnv()}})
 	if err != nil {
 		return nil, fmt.Errorf("toolpipe: %w", err)
 	}
@@ -92,15 +93,18 @@ func Register(w sdkworker.Registry, opts Options) (*Registration, error) {
 		agent.APIKey, agent.BaseURL, agent.HTTPClient = m.APIKey, m.BaseURL, m.HTTPClient
 	}
 	agent.Logger = opts.Logger
-	tpworker.RegisterWithAgent(w, acts, agent)
-	for _, t := range opts.Tools {
-		if err := acts.RegisterCustom(w, t.Name(), t.activity); err != nil {
-			_ = acts.Close()
-			return nil, fmt.Errorf("toolpipe: %w", err)
-		}
+	if _, again := registered.LoadOrStore(w, true); again { // two Registers at once
+		_ = acts.Close()
+		return nil, errors.New("toolpipe: Register was already called on this worker; call it once, with all the worker's tools in Options.Tools")
 	}
+	tpworker.RegisterWithAgent(w, acts, agent)
 	return &Registration{acts: acts}, nil
 }
+
+// registered are the workers Register was called on: a second call would register
+// the workflows again (a panic in the SDK) with perhaps other tools. It holds no
+// tools; each worker's are its own (activities.Activities.Registry).
+var registered sync.Map
 
 // thresholds are fixed per-tool overrides.
 type thresholds map[string]int

@@ -52,7 +52,7 @@ func (a *Agent) CallModel(ctx context.Context, req conversation.ModelRequest) (c
 	if err != nil {
 		return conversation.ModelReply{}, storeError(err)
 	}
-	params, err := buildParams(req, msgs)
+	params, err := buildParams(a.cfg.Tools, req, msgs)
 	if err != nil {
 		return conversation.ModelReply{}, temporal.NewApplicationErrorWithOptions("model: "+err.Error(),
 			contract.ErrModelRejected, temporal.ApplicationErrorOptions{NonRetryable: true})
@@ -181,7 +181,7 @@ func (a *Agent) finish(ctx context.Context, req conversation.ModelRequest, msg c
 	if err := a.convs.RemovePartial(req.SessionID, req.Seq); err != nil {
 		a.log.Warn("model: could not remove the partial message", "session", req.SessionID, "seq", req.Seq, "error", err)
 	}
-	return describe(req.Seq, stored, usage, cut), nil
+	return describe(a.cfg.Tools, req.Seq, stored, usage, cut), nil
 }
 
 // deliver hands a tool_use block to the turn; Task blocks are the Session's own, handed
@@ -191,7 +191,7 @@ func (a *Agent) deliver(ctx context.Context, req conversation.ModelRequest, b wi
 	if req.TurnID == "" {
 		return nil
 	}
-	if b.Name == conversation.TaskName {
+	if b.Name == tool.TaskName {
 		if !req.TaskIntake || !activity.IsActivity(ctx) {
 			return nil
 		}
@@ -207,15 +207,16 @@ func (a *Agent) deliver(ctx context.Context, req conversation.ModelRequest, b wi
 	return nil
 }
 
-// describe is what the workflow learns of a stored message.
-func describe(seq int, m conversation.Message, usage conversation.Usage, cut bool) conversation.ModelReply {
+// describe is what the workflow learns of a stored message; tools name its calls
+// (a program's own tool by its own Subject).
+func describe(tools *tool.Registry, seq int, m conversation.Message, usage conversation.Usage, cut bool) conversation.ModelReply {
 	r := conversation.ModelReply{Seq: seq, Size: m.Size(), StopReason: m.StopReason, Usage: usage, Cut: cut}
 	for _, b := range m.Content {
 		if b.Type != wire.BlockToolUse {
 			continue
 		}
-		tu := conversation.ToolUse{ID: b.ID, Name: b.Name, Summary: tool.Describe(tool.Block{ID: b.ID, Name: b.Name, Input: b.Input})}
-		if b.Name == conversation.TaskName {
+		tu := conversation.ToolUse{ID: b.ID, Name: b.Name, Summary: tools.Describe(tool.Block{ID: b.ID, Name: b.Name, Input: b.Input})}
+		if b.Name == tool.TaskName {
 			tu.Input = b.Input
 		}
 		r.ToolUses = append(r.ToolUses, tu)

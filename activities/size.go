@@ -18,8 +18,8 @@ type Overrides interface {
 // threshold is the persistence threshold in force for a tool (DESIGN §4.1).
 func (a *Activities) threshold(name string) int {
 	declared := persistence.DefaultMaxResultSizeChars
-	if def, ok := tool.Lookup(name); ok {
-		declared = def.MaxResultSizeChars
+	if def, ok := a.reg.Lookup(name); ok {
+		declared = def.MaxResultSizeChars()
 	}
 	var override int
 	var has bool

@@ -88,13 +88,14 @@ func (a *Activities) noteExit(call tool.Call, code int) {
 func (a *Activities) observed(name string, fn ToolFunc) ToolFunc {
 	return func(ctx context.Context, call tool.Call) (tool.Output, error) {
 		safe := false
-		if def, ok := tool.Lookup(name); ok {
-			safe = def.IsConcurrencySafe(call.Input)
+		summary := tool.Describe(tool.Block{ID: call.ToolUseID, Name: name, Input: call.Input})
+		if def, ok := a.reg.Lookup(name); ok {
+			safe, summary = def.IsConcurrencySafe(call.Input), def.Describe(call.Input)
 		}
 		attrs := []attribute.KeyValue{
 			contract.AttrOperation.String("execute_tool"), contract.AttrToolName.String(name), contract.AttrToolCallID.String(call.ToolUseID),
 			contract.AttrSessionID.String(call.SessionID), contract.AttrConcurrentSafe.Bool(safe),
-			contract.AttrSummary.String(tool.Describe(tool.Block{ID: call.ToolUseID, Name: name, Input: call.Input})),
+			contract.AttrSummary.String(summary),
 		}
 		if activity.IsActivity(ctx) {
 			attrs = append(attrs, contract.AttrAttempt.Int(int(activity.GetInfo(ctx).Attempt)))

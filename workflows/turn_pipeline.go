@@ -125,13 +125,7 @@ func mcpOutputText(raw json.RawMessage) string {
 // v says how the call was allowed: only because it runs sandboxed, or only
 // because it was classified read-only.
 func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition, v verdict) (tool.Result, *tool.Modifier, json.RawMessage, bool) {
-	call := tool.Call{
-		SessionID: t.in.SessionID, ToolUseID: b.ID, Name: b.Name,
-		Input: b.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles,
-		Scope:   t.searchScope(b.Name),
-		Sandbox: t.in.Settings.sandboxSettings(), SandboxOnly: v.sandboxOnly, ReadOnlySandbox: v.readOnly,
-		Response: len(t.in.Settings.Hooks.Select(hooks.PostToolUse, b.Name)) > 0,
-	}
+	call := t.call(b, v)
 	if isBackgroundCall(b) {
 		r, resp := t.background(ctx, b, call) // the session runs it (turn_background.go)
 		return r, nil, resp, false
@@ -139,8 +133,7 @@ func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition
 	// Retries are judged on the input that runs: a hook may have rewritten a
 	// read-only command into one with side effects.
 	retryable := def.Retryable(b.Input)
-	actx := workflow.WithActivityOptions(ctx, t.activityOptions(b, retryable))
-	fut := workflow.ExecuteActivity(actx, activityType(b.Name), call)
+	fut := t.execute(ctx, def, b, call, retryable)
 	var out tool.Output
 	waitCtx, _ := workflow.NewDisconnectedContext(ctx)
 	err := fut.Get(waitCtx, &out)

@@ -6,12 +6,6 @@ import (
 	"github.com/toolpipe/toolpipe/tool"
 )
 
-// repairedInputs is the change id under which a turn reads inputs as Claude Code
-// does (tool.Definition.Repair): numbers and booleans sent as strings, integers
-// written 2.0, the parameter names models borrow. Turns from before it refused
-// such inputs, and replay doing so.
-const repairedInputs = "repaired-inputs"
-
 // useRepair decides, once at the turn's start, whether its inputs are repaired.
 func (t *turn) useRepair(ctx workflow.Context) {
 	t.repair = workflow.GetVersion(ctx, repairedInputs, workflow.DefaultVersion, 1) >= 1
@@ -19,26 +13,22 @@ func (t *turn) useRepair(ctx workflow.Context) {
 }
 
 // repairBlock returns b calling the tool its name stands for, with its input as
-// the tool reads it, and keeps the note
-// its result is to end with. Only built-in tools have repairs: the lookup of a
-// custom tool, which records its decision, is left to the tracker.
+// the tool reads it, and keeps the note its result is to end with. Only the tools
+// that say so are read as Claude Code reads inputs (tool.Spec.Coerce: toolpipe's
+// own, not MCP or a program's tools).
 func (t *turn) repairBlock(b tool.Block) tool.Block {
 	if !t.repair {
 		return b
 	}
 	b.Name = tool.Canonical(b.Name) // KillShell is TaskStop
-	if !tool.IsBuiltin(b.Name) {
-		return b
+	def, ok := t.lookup(b.Name)     // records, for a tool that is not original, what it decided
+	if ok {                         // Repair leaves the input of a tool without Spec.Coerce as it is
+		in, note := def.Repair(b.Input)
+		if note != "" {
+			t.notes[b.ID] = note
+		}
+		b.Input = in
 	}
-	def, ok := tool.Lookup(b.Name)
-	if !ok {
-		return b
-	}
-	in, note := def.Repair(b.Input)
-	if note != "" {
-		t.notes[b.ID] = note
-	}
-	b.Input = in
 	return b
 }
 
