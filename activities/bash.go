@@ -93,7 +93,7 @@ func (bashTool) CheckInput(in json.RawMessage) error {
 }
 
 // RepairInput: `timeout_ms` for `timeout` and `command_description` for
-// `description` (Claude Code 2.1.328's coerceInput).
+// `description`, find -exec's `\\;` in the command (Claude Code 2.1.328's coerceInput).
 func (bashTool) RepairInput(in map[string]any) (string, bool) { return repairBash(in) }
 
 // Timeout is the command's own (the default, at most the maximum) and the time to
@@ -154,9 +154,14 @@ func (t bashTool) Run(ctx context.Context, call tool.Call) (tool.Output, error) 
 }
 
 // repairBash: `timeout_ms` for `timeout` and `command_description` for
-// `description`.
+// `description`; and in the command, `\\;` (find -exec's terminator escaped
+// twice, as models write it from a JSON-escaped example) is `\;`.
 func repairBash(in map[string]any) (string, bool) {
 	changed := false
+	if c, ok := in["command"].(string); ok && strings.Contains(c, `\\;`) {
+		in["command"] = strings.ReplaceAll(c, `\\;`, `\;`)
+		changed = true
+	}
 	if v, ok := in["timeout_ms"]; ok {
 		if _, has := in["timeout"]; !has && isTimeout(v) {
 			in["timeout"] = v

@@ -40,8 +40,8 @@ type bashRun struct {
 // environment or the sandbox.
 func (a *Activities) bashProcess(call tool.Call, in tool.BashInput, timeout time.Duration, progress *tailer) bashRun {
 	run := bashRun{
-		spec: procSpec{path: "/bin/bash", args: []string{"-c", in.Command}, dir: call.Workdir,
-			env: a.bashEnv(in.Command), timeout: timeout, progress: progress},
+		spec: procSpec{path: "/bin/bash", args: []string{"-c", bashScript(in.Command)}, dir: call.Workdir,
+			env: agentEnv(a.bashEnv(in.Command), call.SessionID), timeout: timeout, progress: progress},
 		cleanup: func() {},
 	}
 	if call.ReadOnlySandbox {

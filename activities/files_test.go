@@ -37,8 +37,10 @@ func TestReadNumberedOffsetLimit(t *testing.T) {
 	}
 	testfs.Write(t, p, many.String())
 	out, _ = a.Read(context.Background(), call(t, tool.ReadName, dir, map[string]any{"file_path": p}))
-	if n := strings.Count(out.Content, "\n"); n != 1999 || !strings.HasSuffix(out.Content, "\n2000\tline 2000") {
-		t.Fatalf("default limit: %d lines", n)
+	// No default limit: Claude Code 2.1.328 reads every line (its size and token
+	// limits bound a result).
+	if n := strings.Count(out.Content, "\n"); n != 2500 || !strings.HasSuffix(out.Content, "\n2500\tline 2500\n2501\t") {
+		t.Fatalf("no default limit: %d lines", n)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 
 	"go.temporal.io/sdk/temporal"
 
@@ -256,7 +257,10 @@ func (a *Activities) Grep(ctx context.Context, call tool.Call) (tool.Output, err
 	path := resolve(call.Workdir, in.Path)
 	st, err := os.Stat(path)
 	if err != nil {
-		return errorOutput("Path does not exist: %s. Note: your current working directory is %s.", in.Path, call.Workdir)
+		if errors.Is(err, syscall.ENOTDIR) {
+			return errorOutput("%s", nodeError("stat", path, err)) // a path through a file, as Claude Code says it
+		}
+		return errorOutput("Path does not exist: %s. Note: your current working directory is %s.%s", in.Path, call.Workdir, workdirHint(call.Workdir, path))
 	}
 	if msg := deniedRead(call, "search", path); msg != "" { // deny_read.go
 		return useErrorOutput("%s", msg)

@@ -19,7 +19,7 @@ func TestToolDescriptionsStateActivityLimits(t *testing.T) {
 		descs[at.Name] = at.Description
 	}
 	for _, c := range []struct{ tool, want string }{
-		{tool.ReadName, fmt.Sprintf("the first %s lines", thousands(readDefaultLimit))},
+		{tool.ReadName, "Without offset and limit it returns every line"},
 		{tool.ReadName, fmt.Sprintf("A file over %d KB is refused unless offset or limit is given", readMaxFileBytes>>10)},
 		{tool.ReadName, fmt.Sprintf("any result over %s tokens is refused", thousands(readMaxTokens))},
 		{tool.ReadName, fmt.Sprintf("up to %s characters", thousands(readLargeMaxChars))},

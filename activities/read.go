@@ -13,7 +13,10 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"unicode/utf8"
+
+	"golang.org/x/text/encoding/unicode"
 
 	"github.com/toolpipe/toolpipe/internal/safefile"
 	"github.com/toolpipe/toolpipe/persisted"
@@ -35,7 +38,8 @@ func (readTool) Spec() tool.Spec {
 const readDescription = `Reads a text file and returns its lines numbered from 1, each as the line number, a tab and the line.
 
 - file_path should be an absolute path (a relative one is taken from the working directory).
-- Without offset and limit it returns the first 2,000 lines. For a longer file, read the part you need: offset is the 1-based line to start at and limit the number of lines.
+- Without offset and limit it returns every line. For a long file, read the part you need: offset is the 1-based line to start at and limit the number of lines.
+- A Jupyter notebook (.ipynb) is shown as its cells, each with its outputs. A UTF-16 file with a byte-order mark is shown as text; a file that is not valid UTF-8 is shown with a note, and Edit and Write refuse it.
 - A file over 256 KB is refused unless offset or limit is given, and any result over 25,000 tokens is refused: read a range, or find the lines you need with Grep first. allow_large lifts these limits, up to 800,000 characters, for when you really need the whole file.
 - Read a file before you Edit or Write it: both refuse an existing file that was not read.
 - When you need several files, Read them all in one message: independent Reads run in parallel. Reading a file that may turn out not to be useful is fine.
@@ -49,7 +53,7 @@ const readSchema = `{
   "properties": {
     "file_path": {"type": "string", "description": "The absolute path to the file to read (a relative one is taken from the working directory)"},
     "offset": {"type": "integer", "description": "The line number to start reading from (1-based). Only provide if the file is too large to read at once"},
-    "limit": {"type": "integer", "description": "The number of lines to read (default 2000). Only provide if the file is too large to read at once"},
+    "limit": {"type": "integer", "description": "The number of lines to read (default: all). Only provide if the file is too large to read at once"},
     "pages": {"type": "string", "description": "Page range for PDF files (e.g. \"1-5\", \"3\"); ignored for other files"},
     "allow_large": {"type": "boolean", "description": "Read a text file, or a range of one, over the usual size limits (256 KB without a range, 25,000 tokens), up to a hard cap. Only when you genuinely need all of it; otherwise read a range or search with Grep"}
   },
@@ -177,11 +181,10 @@ func repairRead(in map[string]any) (string, bool) {
 	return "", tool.Dropped(in, "description") || changed
 }
 
-// Read's limits, Claude Code's (2.1.328): 2,000 lines unless a limit is given; a file
-// over 256 KB only with a range; a result over 25,000 tokens never. allow_large lifts
-// all three up to a hard cap, so one call still cannot fill a context window.
+// Read's limits, Claude Code's (2.1.328): a file over 256 KB only with a range; a
+// result over 25,000 tokens never. allow_large lifts both up to a hard cap, so one
+// call still cannot fill a context window.
 const (
-	readDefaultLimit  = 2000
 	readMaxFileBytes  = 256 << 10
 	readMaxTokens     = 25_000
 	readLargeMaxChars = 800_000 // allow_large: about 200,000 tokens
@@ -205,7 +208,9 @@ func (a *Activities) Read(ctx context.Context, call tool.Call) (tool.Output, err
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return errorOutput("File does not exist. Note: your current working directory is %s.", call.Workdir)
+		return errorOutput("File does not exist. Note: your current working directory is %s.%s", call.Workdir, didYouMean(call.Workdir, path))
+	case errors.Is(err, syscall.ENOTDIR):
+		return errorOutput("%s", nodeError("open", path, err)) // a path through a file, as Claude Code says it
 	case err != nil:
 		return errorOutput("%v", err)
 	case st.IsDir():
@@ -219,6 +224,9 @@ func (a *Activities) Read(ctx context.Context, call tool.Call) (tool.Output, err
 	if msg := unreadableKind(path); msg != "" {
 		return useErrorOutput("%s", msg)
 	}
+	if isNotebook(path) {
+		return readNotebook(path, st) // read_notebook.go
+	}
 	if !in.Ranged() && !in.AllowLarge && st.Size() > readMaxFileBytes {
 		return errorOutput("File content (%s) exceeds maximum allowed size (256KB). Use offset and limit parameters to read specific portions of the file, or search for specific content instead of reading the whole file. To read it anyway, up to what still fits in your context, call Read again with allow_large: true — only if you genuinely need all of it or the user asked for the whole file.", persisted.FormatSize(st.Size()))
 	}
@@ -231,7 +239,7 @@ func (a *Activities) Read(ctx context.Context, call tool.Call) (tool.Output, err
 	}
 	defer f.Close()
 	mod := &tool.Modifier{ReadFiles: []string{path}}
-	if st.Size() == 0 {
+	if st.Size() == 0 && (in.Offset == nil || *in.Offset <= 1) {
 		return tool.Output{Content: "<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>", Modifier: mod}, nil
 	}
 	out, err := readLines(ctx, f, in)
@@ -248,8 +256,11 @@ func (a *Activities) Read(ctx context.Context, call tool.Call) (tool.Output, err
 	if tokens := estimateTokens(text); tokens > readMaxTokens && !in.AllowLarge {
 		return errorOutput("File content (%d tokens) exceeds maximum allowed tokens (%d). Use offset and limit parameters to read specific portions of the file, or search for specific content with Grep instead of reading the whole file. To read it anyway, call Read again with allow_large: true — only if you genuinely need all of it.", tokens, readMaxTokens)
 	}
-	if out.nul {
-		text += "\n\n[This file has NUL bytes in its first 8 KB: binary data, UTF-16/UTF-32 without a byte-order mark, or text with embedded NULs. Edit and Write will refuse it: change it with a shell command that keeps its encoding, or ask the user whether to convert it to UTF-8.]"
+	if kind := out.notText(); kind != "" {
+		text += notTextNote(kind) // textfile.go
+	}
+	if out.first > 1 || out.first+out.shown-1 < out.total {
+		mod.PartialFiles = []string{path} // an Edit then cannot say the model's view is current
 	}
 	return tool.Output{Content: text, Modifier: mod}, nil
 }
@@ -257,21 +268,38 @@ func (a *Activities) Read(ctx context.Context, call tool.Call) (tool.Output, err
 // readResult is the numbered range and what was learnt reading the file.
 type readResult struct {
 	text     strings.Builder
+	first    int  // the first line shown
 	shown    int  // lines in text
 	total    int  // lines in the file (a final newline starts an empty last line)
 	chars    int  // characters in text
-	nul      bool // a NUL in the first bytes
+	utf16BE  bool // it starts FE FF
+	nul      bool // a NUL in the first bytes (of a file not in UTF-16LE)
+	invalid  bool // a line that is not UTF-8
 	tooLarge bool // over readLargeMaxChars
+}
+
+// notText is why Edit and Write will refuse the file, in Claude Code's order.
+func (r *readResult) notText() string {
+	switch {
+	case r.utf16BE:
+		return utf16BE
+	case r.nul:
+		return hasNUL
+	case r.invalid:
+		return notUTF8
+	}
+	return ""
 }
 
 // readLines streams the file, keeping only the lines of the range: a range of a
 // huge file costs a scan, not its size in memory. Lines are what splitting the text
-// on "\n" gives, as in Claude Code: "a\n" is two lines, the second empty.
+// on "\n" gives, as in Claude Code: "a\n" is two lines, the second empty. Without
+// a limit every line is shown, as in Claude Code 2.1.328 (the size and token
+// limits bound a result). A file that starts FF FE is UTF-16LE; other bytes that
+// are not UTF-8 show as U+FFFD, one for each invalid sequence, as Claude Code
+// shows them.
 func readLines(ctx context.Context, f io.Reader, in readInput) (*readResult, error) {
-	first, limit := 1, readDefaultLimit
-	if in.AllowLarge {
-		limit = math.MaxInt - 1 // every line, up to readLargeMaxChars
-	}
+	first, limit := 1, math.MaxInt-1
 	if in.Offset != nil && *in.Offset > 0 {
 		first = *in.Offset
 	}
@@ -280,7 +308,15 @@ func readLines(ctx context.Context, f io.Reader, in readInput) (*readResult, err
 	}
 	r := bufio.NewReaderSize(f, 64<<10)
 	head, _ := r.Peek(binarySniffBytes)
-	res := &readResult{nul: bytes.IndexByte(head, 0) >= 0}
+	res := &readResult{first: first}
+	switch {
+	case isUTF16LE(head):
+		r = bufio.NewReaderSize(unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewDecoder().Reader(r), 64<<10)
+	case bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
+		res.utf16BE = true
+	default:
+		res.nul = bytes.IndexByte(head, 0) >= 0
+	}
 	if bytes.HasPrefix(head, []byte("\uFEFF")) {
 		r.Discard(3)
 	}
@@ -293,11 +329,14 @@ func readLines(ctx context.Context, f io.Reader, in readInput) (*readResult, err
 			return nil, fmt.Errorf("read: %w", err)
 		}
 		res.total++
+		if !res.invalid && !utf8.ValidString(line) {
+			res.invalid = true
+		}
 		if n := res.total; n >= first && n-first < limit {
 			if res.shown > 0 {
 				res.text.WriteByte('\n')
 			}
-			line = strings.ToValidUTF8(strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"), "\uFFFD")
+			line = lossyUTF8([]byte(strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")))
 			before := res.text.Len()
 			fmt.Fprintf(&res.text, "%d\t%s", n, line)
 			res.chars += utf8.RuneCountInString(res.text.String()[before:])

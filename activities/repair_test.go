@@ -44,6 +44,7 @@ func TestRepair(t *testing.T) {
 		{tool.BashName, `{"command":"c","timeout_ms":"4000","command_description":"d"}`, `{"command":"c","description":"d","timeout":4000}`, ""},
 		{tool.BashName, `{"command":"c","timeout_ms":"soon"}`, `{"command":"c","timeout_ms":"soon"}`, ""},
 		{tool.BashName, `{"command":"c","run_in_background":"false"}`, `{"command":"c","run_in_background":false}`, ""},
+		{tool.BashName, `{"command":"find . -exec echo {} \\\\;"}`, `{"command":"find . -exec echo {} \\;"}`, ""},
 		// Write's, with the note; a repair that leaves the input invalid is not made.
 		{tool.WriteName, `{"path":"/w","file_text":"hi"}`, `{"content":"hi","file_path":"/w"}`,
 			"Note: Write's parameters are named `file_path` and `content`. `path` was read as `file_path`. `file_text` was read as `content`."},
@@ -60,6 +61,8 @@ func TestRepair(t *testing.T) {
 		{tool.GrepName, `{"pattern":"p","-c":true,"output_mode":"count"}`, `{"pattern":"p","output_mode":"count"}`,
 			"Note: `-c` repeated `output_mode` and was ignored."},
 		{tool.GrepName, `{"pattern":"p","-i":"true","head_limit":"1","-n":"false"}`, `{"pattern":"p","-i":true,"head_limit":1,"-n":false}`, ""},
+		{tool.WebFetchName, `{"url":"https://x.test","prompt":"p","html_extraction_method":"auto"}`, `{"url":"https://x.test","prompt":"p"}`, ""},
+		{tool.WebFetchName, `{"url":"https://x.test","html_extraction_method":"auto"}`, `{"url":"https://x.test","html_extraction_method":"auto"}`, ""},
 		{tool.GlobName, `{"pattern":""}`, `{"pattern":"**"}`, ""},
 		{tool.GrepName, `{"pattern":""}`, `{"pattern":"^"}`, ""},
 		// The model's order is kept (new names go last), so that parameters the

@@ -167,7 +167,10 @@ const NotReadMessage = "File has not been read yet. Read it first before writing
 const freshNote = " (file state is current in your context — no need to Read it back)"
 
 // Write creates or overwrites a file. Overwriting requires a prior Read. A relative
-// path is taken from the working directory; results name the path as given.
+// path is taken from the working directory; results name the path as given. As in
+// Claude Code, the content loses its lines' trailing whitespace (but in Markdown)
+// and an existing file keeps its encoding and byte-order mark (textfile.go); a file
+// that is not text the tools can write back is refused.
 func (a *Activities) Write(ctx context.Context, call tool.Call) (tool.Output, error) {
 	var in writeInput
 	if err := json.Unmarshal(call.Input, &in); err != nil {
@@ -181,7 +184,7 @@ func (a *Activities) Write(ctx context.Context, call tool.Call) (tool.Output, er
 	exists := err == nil
 	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return errorOutput("%v", err)
+		return fileToolError(tool.WriteName, path, err)
 	case exists && st.IsDir():
 		return useErrorOutput("%s is a directory, not a file. To create a file inside it, include the file name in file_path.", in.FilePath)
 	case exists && !st.Mode().IsRegular():
@@ -189,8 +192,24 @@ func (a *Activities) Write(ctx context.Context, call tool.Call) (tool.Output, er
 	case exists && !wasRead(call, path):
 		return useErrorOutput("%s", NotReadMessage)
 	}
-	if err := writeFileAtomic(path, []byte(in.Content)); err != nil {
-		return errorOutput("%v", err)
+	content := in.Content
+	if !isMarkdown(path) {
+		content = stripTrailingWhitespace(content)
+	}
+	data := []byte(content)
+	if exists {
+		old, err := os.ReadFile(path)
+		if err != nil {
+			return fileToolError(tool.WriteName, path, err)
+		}
+		f := decodeText(old)
+		if f.notText != "" {
+			return errorOutput("%s", notTextRefusal(f.notText))
+		}
+		data = f.encodeAs(keepBOM(f.text, content))
+	}
+	if err := writeFileAtomic(path, data); err != nil {
+		return fileToolError(tool.WriteName, path, err)
 	}
 	msg := "File created successfully at: " + in.FilePath + freshNote
 	if exists {

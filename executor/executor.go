@@ -158,7 +158,7 @@ func (t *run) start(x *scheduler.Tracked) bool {
 	ctx, cancel := context.WithCancel(t.siblingCtx)
 	t.cancels[id] = cancel
 	call := tool.Call{SessionID: t.e.cfg.SessionID, ToolUseID: id, Name: x.Block.Name, Input: x.Block.Input,
-		Workdir: t.e.cfg.Workdir, ReadFiles: t.context.ReadFiles}
+		Workdir: t.e.cfg.Workdir, ReadFiles: t.context.ReadFiles, PartialFiles: t.context.PartialFiles}
 	go func() {
 		out, err := def.Run(ctx, call)
 		t.mu.Lock()

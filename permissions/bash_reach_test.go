@@ -86,8 +86,15 @@ func TestBashReadsUnderReadDenyRules(t *testing.T) {
 		{"grep --file=.env x", permissions.Default, permissions.Deny, "Read(./.env)"},
 		{"sort --random-source=.env f", permissions.Default, permissions.Deny, "Read(./.env)"},
 		{"cat < .env", permissions.Default, permissions.Deny, "Read(./.env)"},
+		{"xargs -a .env echo", permissions.BypassPermissions, permissions.Deny, "Read(./.env)"},
+		{"xargs --arg-file=.env echo", permissions.Default, permissions.Deny, "Read(./.env)"},
+		{"strings @.env", permissions.Default, permissions.Deny, "Read(./.env)"},
+		{"git blame --ignore-revs-file=.env f", permissions.Default, permissions.Deny, "Read(./.env)"},
 		// Not paths: a pattern, a script, a delimiter, text.
 		{"grep .env README.md", permissions.Default, permissions.Allow, ""},
+		{"grep .* README.md", permissions.Default, permissions.Ask, "Read(./.env)"}, // .aaa .env ...: a pattern, then files
+		{"rg .e* docs", permissions.Default, permissions.Ask, "Read(./.env)"},
+		{"jq .e* f.json", permissions.Default, permissions.Ask, "Read(./.env)"},
 		{"rg -n .env docs", permissions.Default, permissions.Allow, ""},
 		{"echo .env", permissions.Default, permissions.Allow, ""},
 		{"cut -d / -f 1 f", permissions.Default, permissions.Allow, ""},

@@ -142,6 +142,9 @@ func (c *collector) render(abs string, l outLine) {
 		// A multiline match spans lines: each is printed with its own number.
 		parts := strings.Split(strings.TrimSuffix(t, "\n"), "\n")
 		for i, p := range parts {
+			// A CRLF file's lines end in "\r", which Claude Code strips from what it
+			// prints (a "$" in the pattern still does not match before it).
+			p = strings.TrimSuffix(p, "\r")
 			n := num
 			if !c.req.OnlyMatching || len(parts) > 1 {
 				n = num + i

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -43,13 +44,22 @@ type GlobResult struct {
 // ErrBadPattern is returned for a pattern doublestar cannot read.
 var ErrBadPattern = errors.New("invalid glob pattern")
 
-// Glob walks req.Base and returns the files matching req.Pattern. Its memory is
+// Glob walks req.Base and returns the files matching req.Pattern, which it reads
+// as ripgrep's --glob does (glob_syntax.go): hidden and ignored files included. Its memory is
 // bounded by req.Limit (plus the depth of the tree), not by the number of files.
 func Glob(ctx context.Context, req GlobRequest) (GlobResult, error) {
 	pattern := filepath.ToSlash(req.Pattern)
 	for strings.HasPrefix(pattern, "./") {
 		pattern = strings.TrimLeft(pattern[2:], "/") // "./src/*.go" means "src/*.go"
 	}
+	m, err := parseGlob(pattern) // glob_syntax.go: ripgrep's reading of it
+	if err != nil {
+		return GlobResult{}, err
+	}
+	if m.dirsOnly {
+		return GlobResult{}, nil // it names directories; Glob lists files
+	}
+	pattern = m.pattern
 	if !doublestar.ValidatePattern(pattern) {
 		return GlobResult{}, ErrBadPattern
 	}
@@ -61,7 +71,7 @@ func Glob(ctx context.Context, req GlobRequest) (GlobResult, error) {
 	permitted := realDirs(append([]string{base}, req.Dirs...))
 	// A fixed prefix ("src/cmd/**/*.go") is where the walk starts: nothing
 	// outside it can match.
-	if dir, rest := doublestar.SplitPattern(pattern); dir != "." && rest != "" && !strings.Contains(dir, "..") {
+	if dir, rest := doublestar.SplitPattern(pattern); !m.basename && dir != "." && rest != "" && !strings.Contains(dir, "..") {
 		base, pattern = filepath.Join(base, filepath.FromSlash(dir)), rest
 	}
 	real, err := filepath.EvalSymlinks(base)
@@ -77,8 +87,12 @@ func Glob(ctx context.Context, req GlobRequest) (GlobResult, error) {
 	if hide == nil {
 		hide = func(string) bool { return false }
 	}
+	depth := patternDepth(pattern)
+	if m.basename {
+		depth = -1 // a name matches at any depth
+	}
 	w := &globWalk{
-		ctx: ctx, workdir: req.Workdir, pattern: pattern, maxDepth: patternDepth(pattern),
+		ctx: ctx, workdir: req.Workdir, pattern: pattern, basename: m.basename, maxDepth: depth,
 		permitted: permitted, walked: []string{real},
 		hide: hide, top: newOldest(limit),
 	}
@@ -114,6 +128,7 @@ type globWalk struct {
 	ctx       context.Context
 	workdir   string
 	pattern   string
+	basename  bool // the pattern matches a file's name, not its path
 	maxDepth  int
 	permitted []string // real paths a link may lead into
 	walked    []string // real roots walked: the base and each link followed
@@ -194,7 +209,11 @@ func (w *globWalk) entry(e fs.DirEntry, parentAbs, parentReal, parentRel string,
 }
 
 func (w *globWalk) file(abs, real, rel string, info fs.FileInfo) error {
-	if !doublestar.MatchUnvalidated(w.pattern, rel) || w.hide(abs) || w.hide(real) {
+	name := rel
+	if w.basename {
+		name = path.Base(rel)
+	}
+	if !doublestar.MatchUnvalidated(w.pattern, name) || w.hide(abs) || w.hide(real) {
 		return nil
 	}
 	w.total++

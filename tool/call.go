@@ -20,6 +20,10 @@ type Call struct {
 	// ReadFiles are the files read in this session so far; Edit and Write refuse to
 	// change an existing file that is not among them, as Claude Code does.
 	ReadFiles []string `json:"read_files,omitempty"`
+	// PartialFiles are those of ReadFiles the session saw only part of: its last
+	// Read of them had a range that left lines out. An Edit of one does not say the
+	// model's view of the file is current.
+	PartialFiles []string `json:"partial_files,omitempty"`
 	// Scope limits what Glob and Grep show; nil when the turn has no
 	// permission settings.
 	Scope *Scope `json:"scope,omitempty"`
@@ -56,11 +60,15 @@ type Modifier struct {
 	// change. They are facts about the files, so they apply from every tool, safe or
 	// not, like Claude Code's shared readFileState.
 	ReadFiles []string `json:"read_files,omitempty"`
+	// PartialFiles are those of ReadFiles the call leaves seen only in part; the
+	// others it leaves seen whole.
+	PartialFiles []string `json:"partial_files,omitempty"`
 }
 
 // Context is the turn context that modifiers change.
 type Context struct {
-	ReadFiles []string `json:"read_files,omitempty"`
+	ReadFiles    []string `json:"read_files,omitempty"`
+	PartialFiles []string `json:"partial_files,omitempty"`
 }
 
 // Apply returns ctx changed by m. Paths stay sorted and unique so that the context
@@ -69,11 +77,21 @@ func (ctx Context) Apply(m *Modifier) Context {
 	if m == nil || len(m.ReadFiles) == 0 {
 		return ctx
 	}
-	files := slices.Clone(ctx.ReadFiles)
+	files, partial := slices.Clone(ctx.ReadFiles), slices.Clone(ctx.PartialFiles)
 	for _, f := range m.ReadFiles {
 		if i, found := slices.BinarySearch(files, f); !found {
 			files = slices.Insert(files, i, f)
 		}
+		i, found := slices.BinarySearch(partial, f)
+		switch part := slices.Contains(m.PartialFiles, f); {
+		case part && !found:
+			partial = slices.Insert(partial, i, f)
+		case !part && found:
+			partial = slices.Delete(partial, i, i+1)
+		}
 	}
-	return Context{ReadFiles: files}
+	if len(partial) == 0 {
+		partial = nil
+	}
+	return Context{ReadFiles: files, PartialFiles: partial}
 }

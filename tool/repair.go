@@ -144,18 +144,14 @@ func decodeObject(input json.RawMessage) (map[string]any, bool) {
 }
 
 // toSchemaValue is v as the schema validator takes it (its numbers json.Number).
-func toSchemaValue(v map[string]any) any {
-	out := make(map[string]any, len(v))
-	for k, x := range v {
-		out[k] = x
-	}
-	return out
-}
+func toSchemaValue(v map[string]any) any { return maps.Clone(v) }
 
 // coerce applies step 2 to the parameters the schema types; it reports a change.
 func (d *Definition) coerce(in map[string]any) bool {
 	changed := false
-	for name, kind := range d.params {
+	// In the schema's order, not the map's: Repair runs in workflow code.
+	for _, name := range d.order {
+		kind := d.params[name]
 		v, ok := in[name]
 		if !ok {
 			continue

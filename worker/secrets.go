@@ -96,8 +96,10 @@ func reexec(secrets map[string]string, env []string) error {
 		return err
 	}
 	w.Close()
-	fd := r.Fd()
-	if _, _, errno := syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_SETFD, 0); errno != 0 { // inherited across exec
+	// A descriptor of its own above the standard streams (one of them may be closed,
+	// and the pipe would take its number), without close-on-exec: it is inherited.
+	fd, _, errno := syscall.Syscall(syscall.SYS_FCNTL, r.Fd(), syscall.F_DUPFD, 3)
+	if errno != 0 {
 		return errno
 	}
 	exe := "/proc/self/exe" // the running binary even when its file was replaced or removed (go run)

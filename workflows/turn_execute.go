@@ -101,7 +101,7 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 func (t *turn) call(b tool.Block, v verdict) tool.Call {
 	c := tool.Call{
 		SessionID: t.in.SessionID, ToolUseID: b.ID, Name: b.Name,
-		Input: b.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles,
+		Input: b.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles, PartialFiles: t.context.PartialFiles,
 		Sandbox: t.in.Settings.sandboxSettings(), SandboxOnly: v.sandboxOnly, ReadOnlySandbox: v.readOnly,
 	}
 	if s := t.in.Settings; s != nil {

@@ -84,9 +84,9 @@ from a scripted fake instead, offline (embedded default only).`,
 			}
 			ctx, stop := withSignals(cmd.Context()) // interrupt_notice.go
 			defer stop()
-			cluster := new(atomic.Bool)
+			running := new(atomic.Pointer[env])
 			defer sayOnInterrupt(ctx, cmd.ErrOrStderr(), "session "+cfg.Session,
-				"run `starter agent --session "+cfg.Session+"` (same --state-dir)", cluster)()
+				"run `starter agent --session "+cfg.Session+"` (same --state-dir)", running)()
 			if f.fake != "" {
 				closeFake, err := startFakeModel(f.fake)
 				if err != nil {
@@ -99,7 +99,7 @@ from a scripted fake instead, offline (embedded default only).`,
 				return interrupted(ctx, err)
 			}
 			defer e.close()
-			cluster.Store(!e.conn.Embedded)
+			running.Store(e)
 			if f.fake != "" && !e.conn.Embedded {
 				return badInput("--fake-model runs the model inside this process: it needs the embedded default (unset TEMPORAL_ADDRESS)")
 			}
@@ -236,7 +236,7 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 // workflow, so a session that failed or was terminated would otherwise be waited on
 // for ever.
 func (e *env) followSession(ctx context.Context, run client.WorkflowRun, stdout, stderr io.Writer) error {
-	view := newAgentView(stdout, stderr, e.conn.Client)
+	view := newAgentView(stdout, stderr, e.reader())
 	type outcome struct {
 		res workflows.SessionResult
 		err error
@@ -274,7 +274,9 @@ func (e *env) followSession(ctx context.Context, run client.WorkflowRun, stdout,
 			view.close(context.Background())
 			return context.Cause(ctx) // a signal: said at once (interrupt_notice.go)
 		case o = <-closed:
-			poll() // the last events, when the closed session still answers
+			if e.answerable(ctx, run.GetID()) { // queues.go: a query nobody answers waits 10 s
+				poll() // the last events, which the closed session's worker still answers
+			}
 			done = true
 		case <-tick.C:
 			poll()

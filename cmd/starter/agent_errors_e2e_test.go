@@ -35,7 +35,7 @@ func failingAgent(t *testing.T, fake *fakeanthropic.Server, state string, env []
 			t.Errorf("stderr lacks %q:\n%s", w, stderr.String())
 		}
 	}
-	if took > 10*time.Second {
+	if took > time.Minute { // a retried failure takes minutes; a loaded machine takes seconds
 		t.Errorf("the failed session took %s to report", took)
 	}
 	return stdout.String()

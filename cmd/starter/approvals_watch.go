@@ -6,8 +6,6 @@ import (
 	"io"
 	"time"
 
-	"go.temporal.io/sdk/converter"
-
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -44,20 +42,17 @@ func watchApprovals(ctx context.Context, r stateReader, id string, stderr io.Wri
 	return func() { cancel(); <-done }
 }
 
-// stateReader is what reading a turn's state needs of a client.
+// stateReader is what reading a turn's state needs of a client: the Go API's
+// TurnState (the State query while the turn runs, its history once it closed).
 type stateReader interface {
-	QueryWorkflow(ctx context.Context, workflowID, runID, queryType string, args ...any) (converter.EncodedValue, error)
+	TurnState(ctx context.Context, id string) (workflows.TurnState, error)
 }
 
-// queryState reads a turn's State query.
+// queryState reads a turn's state.
 func queryState(ctx context.Context, r stateReader, id string) (workflows.TurnState, error) {
-	var st workflows.TurnState
-	v, err := r.QueryWorkflow(ctx, id, "", workflows.StateQuery)
+	st, err := r.TurnState(ctx, id)
 	if err != nil {
-		return st, fmt.Errorf("query %s: %w", id, err)
-	}
-	if err := v.Get(&st); err != nil {
-		return st, fmt.Errorf("query %s: %w", id, err)
+		return st, fmt.Errorf("state of %s: %w", id, err)
 	}
 	return st, nil
 }

@@ -109,7 +109,7 @@ func (e *env) waitQuiet(ctx context.Context, id string) error {
 		if d.WorkflowExecutionInfo.Status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
 			return nil
 		}
-		if st, err := queryState(ctx, e.conn.Client, id); err == nil && quiet(st) {
+		if st, err := queryState(ctx, e.reader(), id); err == nil && quiet(st) {
 			return nil
 		}
 		select {

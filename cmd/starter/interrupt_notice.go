@@ -63,11 +63,12 @@ func interrupted(ctx context.Context, err error) error {
 // sayOnInterrupt prints, the moment Ctrl-C (or SIGTERM) ends ctx, what happens to
 // the work and how to resume it: at once, since stopping this process's tools takes
 // a moment, and a silent terminal in the meantime looks frozen. what names the work
-// ("the turn", "session S"), resume the command that resumes or follows it again;
-// cluster is set once the command knows that the work runs on a cluster's workers
-// (then this process runs no tool, and the work stays open on the server). The
+// ("the turn", "session S"), resume the command that resumes or follows it again.
+// running is set once the command has connected: on a cluster this process runs no
+// tool and the work stays open on the server; when it only follows work another
+// starter process runs, that work goes on there; otherwise it is paused. The
 // returned func stops the watch.
-func sayOnInterrupt(ctx context.Context, stderr io.Writer, what, resume string, cluster *atomic.Bool) (stop func()) {
+func sayOnInterrupt(ctx context.Context, stderr io.Writer, what, resume string, running *atomic.Pointer[env]) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		select {
@@ -84,13 +85,17 @@ func sayOnInterrupt(ctx context.Context, stderr io.Writer, what, resume string, 
 			if !errors.As(context.Cause(ctx), &ie) {
 				return
 			}
-			if cluster.Load() {
+			switch e := running.Load(); {
+			case e != nil && !e.conn.Embedded:
 				fmt.Fprintf(stderr, "\nstarter: %s: this process ran no tool (the cluster's workers run them): %s stays open on the server and goes on as they run it. To follow it again, %s.\n",
 					ie.name(), what, resume)
-				return
+			case e != nil && e.following.Load():
+				fmt.Fprintf(stderr, "\nstarter: %s: this process only followed %s, which another starter process runs: it goes on there. To follow it again, %s.\n",
+					ie.name(), what, resume)
+			default:
+				fmt.Fprintf(stderr, "\nstarter: %s: %s is paused, its state kept in the state directory; the tools this process was running are stopped (within %s) and reported interrupted. To resume, %s.\n",
+					ie.name(), what, starterShutdownGrace, resume)
 			}
-			fmt.Fprintf(stderr, "\nstarter: %s: %s is paused, its state kept in the state directory; the tools this process was running are stopped (within %s) and reported interrupted. To resume, %s.\n",
-				ie.name(), what, starterShutdownGrace, resume)
 		}
 	}()
 	return func() { close(done) }

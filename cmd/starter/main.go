@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -37,6 +38,7 @@ func main() {
 	// (tools could read them in /proc/$PPID/environ), holding them in memory.
 	tpworker.HideSecrets()
 	root := rootCmd()
+	guardStdout(root)
 	err := knownCommand(root, os.Args[1:])
 	if err == nil {
 		err = root.Execute()
@@ -110,4 +112,21 @@ func oneLine(err error) string {
 		}
 	}
 	return s
+}
+
+// guardStdout keeps stdout for what the commands print on purpose (a result, help):
+// they get the real stdout, and file descriptor 1 is pointed at stderr, so that a
+// library printing to stdout (the Temporal server's fmt.Println on some error
+// paths, a logger left at its default) never mixes into the result a program reads.
+func guardStdout(root *cobra.Command) {
+	fd, err := syscall.Dup(1)
+	if err != nil {
+		return
+	}
+	if err := syscall.Dup3(2, 1, 0); err != nil {
+		_ = syscall.Close(fd)
+		return
+	}
+	syscall.CloseOnExec(fd)
+	root.SetOut(os.NewFile(uintptr(fd), "/dev/stdout"))
 }

@@ -8,22 +8,39 @@ import (
 	"time"
 
 	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"golang.org/x/term"
 
+	"github.com/toolpipe/toolpipe"
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/scheduler"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
-// turnReader is what the progress display reads a turn through: the State query for
-// the tools' states, and the pending activities for start times and the tail of
-// each command's output (its heartbeat details).
+// turnReader is what the progress display reads a turn through: its state for the
+// tools' states, and the pending activities for start times and the tail of each
+// command's output (its heartbeat details).
 type turnReader interface {
-	QueryWorkflow(ctx context.Context, workflowID, runID, queryType string, args ...any) (converter.EncodedValue, error)
+	TurnState(ctx context.Context, id string) (workflows.TurnState, error)
 	DescribeWorkflowExecution(ctx context.Context, workflowID, runID string) (*workflowservice.DescribeWorkflowExecutionResponse, error)
 }
+
+// turnClient is a client whose TurnState is the Go API's: the State query while the
+// turn runs, its history once it has closed (a query would wait for a worker).
+type turnClient struct {
+	client.Client
+	api *toolpipe.Client
+}
+
+// TurnState reads the turn id's state.
+func (c turnClient) TurnState(ctx context.Context, id string) (workflows.TurnState, error) {
+	return c.api.Turn(id).State(ctx)
+}
+
+// reader is this command's client as the progress display reads turns.
+func (e *env) reader() turnClient { return turnClient{Client: e.conn.Client, api: e.api} }
 
 // pendingTool is a running tool activity as DescribeWorkflowExecution shows it.
 type pendingTool struct {
@@ -147,18 +164,14 @@ func (w *watcher) stop(ctx context.Context) {
 }
 
 // poll reads the turn and shows it. A failed read (the turn not yet picked up by a
-// worker, a server restarting) keeps what was last read. A closed turn is not
-// queried (a query would wait for a worker on its queue, closed.go): its tools are
-// drawn as last seen, with the results it yielded.
+// worker, a server restarting) keeps what was last read. A closed turn's state comes
+// from its history (turnClient), never from a query.
 func (w *watcher) poll(ctx context.Context) {
 	d, derr := w.r.DescribeWorkflowExecution(ctx, w.id, "")
-	if _, _, closed := closure(d); derr != nil || !closed {
-		var st workflows.TurnState
-		if v, err := w.r.QueryWorkflow(ctx, w.id, "", workflows.StateQuery); err == nil && v.Get(&st) == nil {
-			w.mu.Lock()
-			w.last = st
-			w.mu.Unlock()
-		}
+	if st, err := w.r.TurnState(ctx, w.id); err == nil {
+		w.mu.Lock()
+		w.last = st
+		w.mu.Unlock()
 	}
 	if derr == nil {
 		pending := pendingTools(d)

@@ -95,12 +95,14 @@ func (e *env) adopt(ctx context.Context, id, what string) (serving bool, err err
 		return true, e.serveQueue(queue, lock)
 	}
 	fmt.Fprintf(e.stderr, "%s %s is running in another starter process: following it (this process takes over if that one exits)\n", what, id)
+	e.following.Store(true)
 	go func() {
 		lock, err := tpworker.WaitLockQueue(e.cfg.StateDir, queue)
 		if err != nil {
 			return
 		}
 		if e.serveQueue(queue, lock) == nil && !e.isClosing() {
+			e.following.Store(false)
 			fmt.Fprintf(e.stderr, "the starter running %s %s exited: this process runs it now\n", what, id)
 		}
 	}()
@@ -172,4 +174,24 @@ func (e *env) answerQueries(ctx context.Context, id string) {
 	if err == nil {
 		e.served[queue] = servedQueue{worker: w}
 	}
+}
+
+// answerable reports whether a query about the workflow id, closed or not, would be
+// answered soon: a worker polls its task queue (this process's, another live
+// starter's, or on a cluster one that polled lately). A query nobody answers waits
+// for its timeout (10 s).
+func (e *env) answerable(ctx context.Context, id string) bool {
+	d, err := e.conn.Client.DescribeWorkflowExecution(ctx, id, "")
+	if err != nil {
+		return false
+	}
+	queue := d.GetExecutionConfig().GetTaskQueue().GetName()
+	if !e.conn.Embedded {
+		polled, ok := e.polled(ctx, queue) // pollers.go
+		return polled || !ok
+	}
+	e.mu.Lock()
+	_, ours := e.served[queue]
+	e.mu.Unlock()
+	return ours || !tpworker.IsProcessQueue(queue, e.base) || tpworker.QueueServed(e.cfg.StateDir, queue)
 }

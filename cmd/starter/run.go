@@ -48,10 +48,10 @@ to the existing turn: completed tools are not run again.`,
 			}
 			ctx, stop := withSignals(cmd.Context()) // interrupt_notice.go
 			defer stop()
-			cluster := new(atomic.Bool)
-			defer sayOnInterrupt(ctx, cmd.ErrOrStderr(), "the turn", "run the same `starter run` again (same --session, message and --state-dir)", cluster)()
+			running := new(atomic.Pointer[env])
+			defer sayOnInterrupt(ctx, cmd.ErrOrStderr(), "the turn", "run the same `starter run` again (same --session, message and --state-dir)", running)()
 			if stream {
-				return interrupted(ctx, runStream(ctx, cfg, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cluster))
+				return interrupted(ctx, runStream(ctx, cfg, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), running))
 			}
 			blocks, err := readMessage(args[0], cmd.InOrStdin())
 			if err != nil {
@@ -62,7 +62,7 @@ to the existing turn: completed tools are not run again.`,
 				return interrupted(ctx, err)
 			}
 			defer e.close()
-			cluster.Store(!e.conn.Embedded)
+			running.Store(e)
 			ctx, endTrace := e.traceTurn(ctx) // trace.go
 			defer endTrace()
 			run, err := e.startOrAttach(ctx, blocks, workflows.TurnInput{Blocks: blocks, CloseIntake: true})
@@ -161,9 +161,9 @@ func (e *env) finish(ctx context.Context, run client.WorkflowRun, stdout, stderr
 	// On a terminal, prompts print above the progress frame (progress.go).
 	stderr = liveStderr(stderr)
 	if !e.alreadyFinished(ctx, run.GetID(), stderr) { // closed.go: nothing to follow
-		stopPollers := e.watchPollers(ctx, run.GetID(), "turn", stderr)          // pollers.go
-		stopApprovals := watchApprovals(ctx, e.conn.Client, run.GetID(), stderr) // approvals_watch.go
-		follow(ctx, e.conn.Client, run, stderr)
+		stopPollers := e.watchPollers(ctx, run.GetID(), "turn", stderr)       // pollers.go
+		stopApprovals := watchApprovals(ctx, e.reader(), run.GetID(), stderr) // approvals_watch.go
+		follow(ctx, e.reader(), run, stderr)
 		stopApprovals()
 		stopPollers()
 	}
@@ -178,7 +178,7 @@ func (e *env) finish(ctx context.Context, run client.WorkflowRun, stdout, stderr
 
 // follow shows the turn's progress on stderr and collects its results as it yields
 // them, until the turn is done.
-func follow(ctx context.Context, c client.Client, run client.WorkflowRun, stderr io.Writer) {
+func follow(ctx context.Context, c turnClient, run client.WorkflowRun, stderr io.Writer) {
 	w := watchTurn(ctx, c, run.GetID(), stderr) // progress.go
 	defer w.stop(ctx)
 	cursor := 0
@@ -223,13 +223,13 @@ func firstLine(s string) string {
 
 // runStream hands blocks to the turn as they arrive on stdin, one per line. The turn
 // starts with the first tool_use block, whose id (with the session) names it.
-func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stderr io.Writer, cluster *atomic.Bool) error {
+func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stderr io.Writer, running *atomic.Pointer[env]) error {
 	e, err := setup(ctx, cfg, tpworker.Auto)
 	if err != nil {
 		return err
 	}
 	defer e.close()
-	cluster.Store(!e.conn.Embedded)
+	running.Store(e)
 	ctx, endTrace := e.traceTurn(ctx) // trace.go
 	defer endTrace()
 	sc := bufio.NewScanner(stdin)
@@ -262,7 +262,7 @@ func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, 
 			go func() {
 				if !e.alreadyFinished(ctx, run.GetID(), stderr) { // closed.go
 					defer e.watchPollers(ctx, run.GetID(), "turn", stderr)() // pollers.go
-					follow(ctx, e.conn.Client, run, stderr)
+					follow(ctx, e.reader(), run, stderr)
 				}
 				close(followed)
 			}()

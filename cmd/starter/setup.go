@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -36,6 +37,10 @@ type env struct {
 	// overrides are the thresholds of toolpipe.yaml, kept current as it changes;
 	// every in-process worker shares them.
 	overrides *config.Thresholds
+
+	// following: this process follows a workflow that another starter process
+	// runs (queues.go adopt), until it takes it over.
+	following atomic.Bool
 
 	mu      sync.Mutex
 	closing bool

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -120,4 +121,61 @@ func TestWorkspaceTrust(t *testing.T) {
 			}
 		})
 	}
+}
+
+// On a terminal (script(1) gives the starter one) the user is asked once, naming
+// each file and what it would do; "always" trusts the workspace and adds it to
+// trusted-workspaces in their own toolpipe.yaml, so the next run, with no terminal,
+// trusts it without asking.
+func TestTrustQuestionOnATerminal(t *testing.T) {
+	scriptBin, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("no script(1) to run the starter on a terminal")
+	}
+	work, _ := filepath.EvalSymlinks(t.TempDir())
+	hook := filepath.Join(work, "hook-ran")
+	writeJSON(t, filepath.Join(work, ".claude", "settings.json"), map[string]any{"hooks": map[string]any{"PreToolUse": []any{
+		map[string]any{"hooks": []any{map[string]any{"type": "command", "command": "touch " + hook}}}}}})
+	msg := writeMessage(t, `{"role":"assistant","content":[`+toolUse("b1", "Bash", map[string]any{"command": "echo hi"})+`]}`)
+	config := t.TempDir()
+	args := []string{"run", "--workdir", work, msg}
+	base := hermetic(t, starter(t, t.TempDir(), args...))
+	first := exec.Command(scriptBin, "-qec", shellQuote(base.Args), "/dev/null") // base.Args[0] is the binary
+	first.Env = append(base.Env, "XDG_CONFIG_HOME="+config)
+	first.Stdin = strings.NewReader("a\n")
+	out, err := first.CombinedOutput()
+	if err != nil {
+		t.Fatalf("on a terminal: %v\n%s", err, out)
+	}
+	text := strings.ReplaceAll(string(out), "\r", "")
+	for _, want := range []string{"The workspace " + work + " has files of its own", ".claude/settings.json would run hooks on PreToolUse (1)", "[a]lways"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the question does not say %q:\n%s", want, text)
+		}
+	}
+	if _, err := os.Stat(hook); err != nil {
+		t.Fatalf("the trusted workspace's hook did not run:\n%s", text)
+	}
+	saved, _ := os.ReadFile(filepath.Join(config, "toolpipe", "toolpipe.yaml"))
+	if !strings.Contains(string(saved), "- "+work) {
+		t.Fatalf("not remembered: %q", saved)
+	}
+	os.Remove(hook)
+	second := hermetic(t, starter(t, t.TempDir(), args...))
+	second.Env = append(second.Env, "XDG_CONFIG_HOME="+config)
+	if _, stderr := output(t, "run", second); strings.Contains(stderr, "not trusted") {
+		t.Fatalf("the remembered workspace was not trusted:\n%s", stderr)
+	}
+	if _, err := os.Stat(hook); err != nil {
+		t.Fatal("the remembered workspace's hook did not run")
+	}
+}
+
+// shellQuote joins args for sh -c.
+func shellQuote(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(q, " ")
 }

@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"time"
 
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
@@ -101,7 +102,7 @@ func startWorker(c client.Client, stateDir string, model *toolpipe.Model) (stop 
 }
 
 // runSession runs the worker and an agent session on it, and prints the
-// conversation when it has ended.
+// conversation as it goes.
 func runSession(ctx context.Context, c client.Client, stateDir string, model *toolpipe.Model,
 	workdir, session, prompt string, out io.Writer) (toolpipe.SessionResult, error) {
 	stop, err := startWorker(c, stateDir, model)
@@ -119,34 +120,53 @@ func runSession(ctx context.Context, c client.Client, stateDir string, model *to
 	if err != nil {
 		return toolpipe.SessionResult{}, err
 	}
-	res, err := s.Result(ctx)
-	if err != nil {
-		return res, err
+	ended := make(chan struct{})
+	var res toolpipe.SessionResult
+	var resErr error
+	go func() { res, resErr = s.Result(ctx); close(ended) }()
+	// The events are the running session's memory: follow them while it runs (a
+	// closed session answers Done with none; its result has the final reply).
+	next, final := 0, false
+	for done := false; !done; {
+		r, err := s.Events(ctx, next)
+		if err != nil {
+			return res, err
+		}
+		if len(r.Events) > 0 {
+			final = printEvents(out, r.Events)
+		}
+		next, done = r.Next, r.Done
+		select {
+		case <-ended:
+			done = true
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
-	// A finished session still answers queries while a worker of its queue runs.
-	return res, printEvents(ctx, s, out)
+	<-ended
+	if resErr == nil && !final && res.Text != "" {
+		fmt.Fprintln(out, res.Text)
+	}
+	return res, resErr
 }
 
-// printEvents prints the conversation: prompts, the model's text, tool calls and the
-// first line of each result.
-func printEvents(ctx context.Context, s *toolpipe.Session, out io.Writer) error {
-	r, err := s.Events(ctx, 0)
-	if err != nil {
-		return err
-	}
-	for _, e := range r.Events {
+// printEvents prints prompts, the model's text, tool calls and the first line of
+// each result; it reports whether the batch ended with the model's text.
+func printEvents(out io.Writer, events []workflows.SessionEvent) (sawFinal bool) {
+	for _, e := range events {
 		switch e.Kind {
 		case workflows.EventUser:
 			fmt.Fprintf(out, "> %s\n", e.Text)
 		case workflows.EventAssistant:
 			fmt.Fprintln(out, e.Text)
+			sawFinal = true
 		case workflows.EventToolUse:
 			fmt.Fprintf(out, "  -> %s [%s]\n", e.Text, e.ToolUseID)
+			sawFinal = false
 		case workflows.EventToolResult:
 			fmt.Fprintf(out, "  <- %s %s\n", e.ToolUseID, firstLine(e.Text))
 		}
 	}
-	return nil
+	return sawFinal
 }
 
 func firstLine(s string) string {

@@ -92,7 +92,7 @@ func BenchmarkCaptureTurn(b *testing.B) {
 				start := time.Now()
 				first := capture(b, c, work)
 				firstTime := time.Since(start)
-				var times, cpu []time.Duration
+				var times, cpu, scan, index, trees, upload []time.Duration
 				var objects, bytes int
 				turn := 0
 				b.ResetTimer()
@@ -108,6 +108,8 @@ func BenchmarkCaptureTurn(b *testing.B) {
 					r, err := c.Capture(context.Background(), work, checkpoint.CaptureOptions{})
 					times = append(times, time.Since(t0))
 					cpu = append(cpu, cpuTime()-c0)
+					scan, index = append(scan, r.Timing.Scan), append(index, r.Timing.Index)
+					trees, upload = append(trees, r.Timing.Trees), append(upload, r.Timing.Upload)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -120,6 +122,10 @@ func BenchmarkCaptureTurn(b *testing.B) {
 				b.ReportMetric(percentile(times, 0.5), "p50-ms")
 				b.ReportMetric(percentile(times, 0.9), "p90-ms")
 				b.ReportMetric(percentile(cpu, 0.5), "cpu-p50-ms")
+				b.ReportMetric(percentile(scan, 0.5), "scan-p50-ms")
+				b.ReportMetric(percentile(index, 0.5), "index-p50-ms")
+				b.ReportMetric(percentile(trees, 0.5), "trees-p50-ms")
+				b.ReportMetric(percentile(upload, 0.5), "upload-p50-ms")
 				b.ReportMetric(float64(firstTime.Milliseconds()), "first-ms")
 				b.ReportMetric(float64(first.UploadedBytes)/(1<<20), "store-MiB")
 				b.ReportMetric(float64(objects)/float64(turn), "objects/turn")

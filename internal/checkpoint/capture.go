@@ -39,6 +39,17 @@ type Result struct {
 	UploadedBytes int64 `json:"uploaded_bytes"`
 	// Skipped is what was left out although not ignored, and why.
 	Skipped []Skipped `json:"skipped,omitempty"`
+	// Timing is where the capture's time went, for traces and benchmarks.
+	Timing Timing `json:"timing"`
+}
+
+// Timing splits a capture's wall time: asking git what changed (Scan), updating the
+// private index (Index), making the trees (Trees), sending objects (Upload).
+type Timing struct {
+	Scan   time.Duration `json:"scan"`
+	Index  time.Duration `json:"index"`
+	Trees  time.Duration `json:"trees"`
+	Upload time.Duration `json:"upload"`
 }
 
 // Skipped is a path a checkpoint left out.
@@ -132,6 +143,9 @@ func (c *Checkpointer) record(ctx context.Context, session, workdir string, res 
 // capture updates the private index from the work tree, writes its tree and uploads
 // what the store lacks. The caller holds the workspace lock.
 func (w *workspace) capture(ctx context.Context) (Result, error) {
+	var timing Timing
+	mark := time.Now()
+	lap := func(d *time.Duration) { now := time.Now(); *d, mark = now.Sub(mark), now }
 	if err := w.applyRules(); err != nil {
 		return Result{}, err
 	}
@@ -139,18 +153,41 @@ func (w *workspace) capture(ctx context.Context) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	lap(&timing.Scan)
+	prev := w.state.Index
+	changed := len(plan.update) + len(plan.forceRemove)
+	if changed > 0 {
+		// Forget the tree before the index moves away from it: if this capture fails
+		// (or dies) after update-index, the next one must not take the old tree for
+		// the index's, since git will report nothing changed.
+		w.state.Index = ""
+		if err := w.saveState(); err != nil {
+			return Result{}, err
+		}
+	}
 	if len(plan.forceRemove) > 0 {
 		if _, err := w.run(ctx, nulList(plan.forceRemove), "update-index", "-z", "--force-remove", "--stdin"); err != nil {
 			return Result{}, err
 		}
 	}
 	if len(plan.update) > 0 {
-		if _, err := w.run(ctx, nulList(plan.update), "update-index", "-z", "--add", "--remove", "--stdin"); err != nil {
+		if _, err := w.run(ctx, nulList(plan.update), "update-index", "-z", "--add", "--remove", "--replace", "--stdin"); err != nil {
 			return Result{}, err
 		}
 	}
+	lap(&timing.Index)
 	tree := w.state.Index
-	if changed := len(plan.update) + len(plan.forceRemove); changed > 0 || tree == "" {
+	var inc *increment
+	if changed > 0 && prev != "" && prev == w.state.Complete && w.hasObject(prev) {
+		if changes, ok := w.hashChanges(plan); ok {
+			if t, i, err := w.buildTrees(prev, w.state.Files, changes); err == nil {
+				tree, inc = t, i
+				w.state.Index = tree
+				goTrees.Add(1)
+			}
+		}
+	}
+	if inc == nil && (changed > 0 || tree == "") {
 		// --missing-ok: after a restore the private repository holds the trees but not
 		// the blobs of the files that did not change (they are in the store).
 		out, err := w.run(ctx, nil, "write-tree", "--missing-ok")
@@ -160,11 +197,18 @@ func (w *workspace) capture(ctx context.Context) (Result, error) {
 		tree = strings.TrimSpace(string(out))
 		w.state.Index = tree
 	}
-	res := Result{ID: tree, Changed: len(plan.update) + len(plan.forceRemove), Skipped: plan.skipped}
-	if res.Uploaded, res.UploadedBytes, err = w.upload(ctx, tree); err != nil {
+	if changed > 0 {
+		if err := w.saveState(); err != nil {
+			return Result{}, err
+		}
+	}
+	lap(&timing.Trees)
+	res := Result{ID: tree, Changed: changed, Skipped: plan.skipped}
+	if res.Uploaded, res.UploadedBytes, err = w.upload(ctx, tree, inc); err != nil {
 		return Result{}, err
 	}
-	res.Files = w.state.Files
+	lap(&timing.Upload)
+	res.Files, res.Timing = w.state.Files, timing
 	return res, w.saveState()
 }
 

@@ -354,3 +354,59 @@ func TestStateDirInsideTheWorkspaceLeftOut(t *testing.T) {
 		t.Fatalf("captures = %+v, %+v; want only src/a.go, twice the same", first, second)
 	}
 }
+
+// A directory replaced by a file of the same name, and a file by a directory, are
+// captured as what they are now, with no notice.
+func TestFileAndDirectorySwapPlaces(t *testing.T) {
+	work := t.TempDir()
+	write(t, work, map[string]string{"a/x.txt": "x\n", "b": "b\n", "keep": "k\n"})
+	store := stores["file"](t)
+	c := host(t, store)
+	capture(t, c, work)
+	os.RemoveAll(filepath.Join(work, "a"))
+	os.Remove(filepath.Join(work, "b"))
+	write(t, work, map[string]string{"a": "now a file\n", "b/y.txt": "now a directory\n"})
+	res := capture(t, c, work)
+	if len(res.Skipped) != 0 || res.Files != 3 {
+		t.Fatalf("capture = %+v; want 3 files, nothing skipped", res)
+	}
+	dest := filepath.Join(t.TempDir(), "w")
+	if _, err := host(t, store).Restore(context.Background(), res.ID, dest); err != nil {
+		t.Fatal(err)
+	}
+	if d := diffSnapshots(snapshot(t, work), snapshot(t, dest)); d != "" {
+		t.Fatalf("restored:\n%s", d)
+	}
+}
+
+// A capture whose upload failed after it updated the private index does not leave
+// the cache believing the old tree: the next capture, with nothing changed since,
+// still checkpoints the change.
+func TestFailedUploadIsNotForgotten(t *testing.T) {
+	state := t.TempDir()
+	store := openStore(t, blobstore.Config{StateDir: state})
+	c := host(t, store)
+	work := t.TempDir()
+	write(t, work, map[string]string{"a.txt": "one\n", "b.txt": "b\n"})
+	first := capture(t, c, work)
+	write(t, work, map[string]string{"a.txt": "two\n"})
+	objects := filepath.Join(state, "checkpoints", "objects")
+	os.Rename(objects, objects+".away")
+	os.WriteFile(objects, nil, 0o600) // every put now fails
+	if _, err := c.Capture(context.Background(), work, checkpoint.CaptureOptions{}); err == nil {
+		t.Fatal("a capture into a broken store succeeded")
+	}
+	os.Remove(objects)
+	os.Rename(objects+".away", objects)
+	second := capture(t, c, work)
+	if second.ID == first.ID {
+		t.Fatalf("the change made before the failed capture was lost: %+v", second)
+	}
+	dest := filepath.Join(t.TempDir(), "w")
+	if _, err := host(t, store).Restore(context.Background(), second.ID, dest); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dest, "a.txt")); string(data) != "two\n" {
+		t.Fatalf("restored a.txt = %q", data)
+	}
+}

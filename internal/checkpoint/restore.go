@@ -100,6 +100,13 @@ func (c *Checkpointer) Restore(ctx context.Context, id, dest string) (RestoreRes
 		os.RemoveAll(staging)
 		return RestoreResult{}, fmt.Errorf("checkpoint: %w", err)
 	}
+	// Recorded before the rename: a restore that dies after it finds dest restored
+	// when it runs again, and one that dies before it finds dest absent.
+	w.state.Index, w.state.Complete, w.state.Restored, w.state.Files = id, id, id, files
+	if err := w.saveState(); err != nil {
+		os.RemoveAll(staging)
+		return RestoreResult{}, err
+	}
 	// Renaming keeps every file's inode and times, so the index's stat cache stays
 	// valid for dest and the next capture hashes nothing.
 	if err := os.Rename(staging, dest); err != nil {
@@ -107,10 +114,6 @@ func (c *Checkpointer) Restore(ctx context.Context, id, dest string) (RestoreRes
 		return RestoreResult{}, fmt.Errorf("checkpoint: restore into %s: %w", dest, err)
 	}
 	w.workdir = dest
-	w.state.Index, w.state.Complete, w.state.Restored, w.state.Files = id, id, id, files
-	if err := w.saveState(); err != nil {
-		return RestoreResult{}, err
-	}
 	return RestoreResult{ID: id, Files: files, Written: files, Fetched: int(n.objects.Load()), FetchedBytes: n.bytes.Load()}, nil
 }
 

@@ -13,12 +13,13 @@ import (
 	"syscall"
 )
 
-// plan is what a scan decided: paths to (re)hash or drop when missing, paths to
-// drop although present, and what was left out.
+// plan is what a scan decided: paths to drop from the index (gone, or present but
+// no longer captured), run first; paths to (re)hash; and what was left out.
 type plan struct {
 	update      []string
 	forceRemove []string
 	skipped     []Skipped
+	stat        map[string]statKey // of each path of update, as the scan saw it
 }
 
 // scan asks git what changed against the private index (its stat cache makes this
@@ -42,7 +43,7 @@ func (w *workspace) scan(ctx context.Context) (plan, error) {
 	if err != nil {
 		return plan{}, err
 	}
-	var p plan
+	p := plan{stat: map[string]statKey{}}
 	tracked := map[string]bool{}
 	var paths []string
 	rulesChanged := false
@@ -101,12 +102,17 @@ func (w *workspace) scan(ctx context.Context) (plan, error) {
 		switch {
 		case isNotExist(err):
 			if tracked[name] {
-				p.update = append(p.update, name) // --remove drops it
+				// Dropped before anything is added: a file that replaces its old
+				// directory ("a" for "a/x") could not be added while "a/x" is there.
+				drop[name] = true
 			}
 		case err != nil:
 			leaveOut(name, 0, "cannot be read: "+err.Error())
 		case info.Mode()&os.ModeSymlink != 0:
 			p.update = append(p.update, name)
+			if k, ok := keyOf(info); ok {
+				p.stat[name] = k
+			}
 		case info.Mode().IsRegular():
 			switch max := w.c.cfg.MaxFileBytes; {
 			case max >= 0 && info.Size() > max:
@@ -115,6 +121,9 @@ func (w *workspace) scan(ctx context.Context) (plan, error) {
 				leaveOut(name, info.Size(), "cannot be read")
 			default:
 				files = append(files, candidate{name, info.Size()})
+				if k, ok := keyOf(info); ok {
+					p.stat[name] = k
+				}
 			}
 		case info.IsDir():
 			drop[name] = true // a tracked file that became a directory; git lists its files

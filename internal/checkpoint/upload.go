@@ -25,9 +25,10 @@ type object struct {
 // upload sends to the store the objects of tree it lacks, children before parents,
 // so that the store never holds a tree without its subtree. The base of the
 // increment is the last tree known complete in the store; only the objects that
-// differ from it are sent. It returns how many objects were sent and their size,
-// and records tree as complete, with its number of files.
-func (w *workspace) upload(ctx context.Context, tree string) (int, int64, error) {
+// differ from it are sent (inc lists them when the capture built the trees from
+// that base). It returns how many objects were sent and their size, and records tree
+// as complete, with its number of files.
+func (w *workspace) upload(ctx context.Context, tree string, inc *increment) (int, int64, error) {
 	store := w.c.cfg.Store
 	base := w.state.Complete
 	if base != "" {
@@ -45,8 +46,12 @@ func (w *workspace) upload(ctx context.Context, tree string) (int, int64, error)
 	if base == tree {
 		return 0, 0, nil
 	}
-	objs, files, err := w.objectsSince(ctx, base, tree)
-	if err != nil {
+	var objs []object
+	var files int
+	var err error
+	if inc != nil && inc.base == base && base != "" {
+		objs, files = inc.objs, inc.files // the capture built the new trees: it knows
+	} else if objs, files, err = w.objectsSince(ctx, base, tree); err != nil {
 		return 0, 0, err
 	}
 	var sent atomic.Int64

@@ -256,4 +256,8 @@ func (w *workspace) hasObject(oid string) bool {
 	return err == nil
 }
 
-func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+// isNotExist is a path that is not there, including one whose parent has become a
+// file (ENOTDIR): a directory replaced by a file of the same name.
+func isNotExist(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}

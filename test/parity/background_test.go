@@ -41,11 +41,16 @@ func normaliseTask(s string) string {
 
 // notifications splits the text blocks of requests' messages into the
 // notifications they carry (each with its preamble), normalised and sorted.
+// dateChange is the paragraph Claude Code adds to the next message when the date
+// changed during the session (a run across midnight): about the clock, not tasks.
+var dateChange = regexp.MustCompile(`\n\nThe date has changed\. Today's date is now [0-9-]+\.[^\n]*`)
+
 func notifications(texts []string) []string {
 	var out []string
 	const start = "[SYSTEM NOTIFICATION - NOT USER INPUT]"
 	for _, t := range texts {
 		for _, part := range strings.Split(t, start)[1:] {
+			part = dateChange.ReplaceAllString(part, "")
 			out = append(out, normaliseTask(start+strings.TrimRight(part, "\n")))
 		}
 	}

@@ -98,12 +98,18 @@ func flatten(raw json.RawMessage) string {
 	return strings.Join(parts, "\n")
 }
 
-var savedTo = regexp.MustCompile(`Full output saved to: \S+`)
+var (
+	savedTo = regexp.MustCompile(`Full output saved to: \S+`)
+	// bashJob is bash's report of a job killed by a signal, with its pid.
+	bashJob = regexp.MustCompile(`(/bin/bash: line \d+: +)\d+ `)
+)
 
 // normalise replaces what differs by run and not by behaviour: the working
-// directory, and where a persisted output was saved.
+// directory, where a persisted output was saved, and process ids in bash's
+// reports.
 func normalise(s, root string) string {
 	s = strings.ReplaceAll(s, root, "<W>")
+	s = bashJob.ReplaceAllString(s, "${1}<PID> ")
 	return savedTo.ReplaceAllString(s, "Full output saved to: <PATH>")
 }
 
@@ -228,6 +234,15 @@ func isResult(content string) func(result) string {
 	return func(r result) string {
 		if r.IsError || r.Content != content {
 			return fmt.Sprintf("want %q", content)
+		}
+		return ""
+	}
+}
+
+func contains(part string) func(result) string {
+	return func(r result) string {
+		if !strings.Contains(r.Content, part) {
+			return fmt.Sprintf("want it to contain %q", part)
 		}
 		return ""
 	}

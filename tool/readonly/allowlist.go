@@ -19,7 +19,7 @@ var programs = map[string]argCheck{
 	"wc": anyArgs, "stat": anyArgs,
 	"df": anyArgs, "cut": anyArgs, "tr": anyArgs, "cmp": anyArgs, "comm": anyArgs,
 	"basename": anyArgs, "dirname": anyArgs, "realpath": anyArgs, "readlink": anyArgs, "jq": anyArgs,
-	"whoami": anyArgs, "id": anyArgs, "uname": anyArgs, "printenv": anyArgs, "nproc": anyArgs, "ps": anyArgs,
+	"whoami": anyArgs, "id": anyArgs, "uname": anyArgs, "printenv": anyArgs, "nproc": anyArgs, "ps": psCheck,
 	"tac": anyArgs, "rev": anyArgs, "nl": anyArgs, "paste": anyArgs, "join": anyArgs, "column": anyArgs,
 	"fold": anyArgs, "seq": anyArgs, "od": anyArgs, "strings": anyArgs, "cksum": anyArgs, "md5sum": anyArgs,
 	"sha1sum": anyArgs, "sha256sum": anyArgs, "sha512sum": anyArgs,

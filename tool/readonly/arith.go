@@ -83,7 +83,6 @@ func paramReason(p *syntax.ParamExp) string {
 }
 
 func isAllIndex(x syntax.ArithmExpr) bool {
-	w, _ := x.(*syntax.Word)
-	v, ok := staticPtr(w)
-	return ok && (v == "@" || v == "*")
+	w, ok := x.(*syntax.Word)
+	return ok && (w.Lit() == "@" || w.Lit() == "*")
 }

@@ -258,6 +258,13 @@ var hostileBashCommands = map[string]string{
 	"rg --search-zip foo":            "rg --search-zip",
 	"sort -T /tmp f":                 "sort -T",
 	"sort --temporary-directory=. f": "sort --temporary-directory",
+	// Issue 24, class 4, from the classifier's side: ps's BSD e prints every
+	// listed process's environment, the worker's secrets among them.
+	"ps eww -o args= -p $PPID": "ps e",
+	"ps auxe":                  "ps e",
+	"ps e $x":                  "",
+	"ps -p $x":                 "not a static word", // x='1 e'
+	"ps -p $x$$":               "not a static word",
 }
 
 func TestReadOnlyHostileCorpus(t *testing.T) {

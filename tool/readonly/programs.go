@@ -165,7 +165,21 @@ func findCheck(name string, args []arg) (string, []arg) {
 // be, these programs only read, and what they read is then unknown (Reads
 // says dynamic), which the permission check treats as reading outside.
 
+// mentions reports whether some known option in args holds one of the bytes
+// in chars: the checks below scan options only then.
+func mentions(args []arg, chars string) bool {
+	for _, a := range args {
+		if a.known && strings.HasPrefix(a.val, "-") && strings.ContainsAny(a.val, chars) {
+			return true
+		}
+	}
+	return false
+}
+
 func grepCheck(name string, args []arg) (string, []arg) {
+	if !mentions(args, "Rd") {
+		return "", nil
+	}
 	if opts, _, _ := grepOpts.scan(args); has(opts, "R", "dereference-recursive") {
 		return name + " -R follows symbolic links, which may lead out of the working directory", nil
 	}
@@ -173,6 +187,9 @@ func grepCheck(name string, args []arg) (string, []arg) {
 }
 
 func lsCheck(name string, args []arg) (string, []arg) {
+	if !mentions(args, "Ld") {
+		return "", nil
+	}
 	if opts, _, _ := lsOpts.scan(args); has(opts, "R", "recursive") && has(opts, "L", "dereference") {
 		return "ls -RL follows symbolic links, which may lead out of the working directory", nil
 	}
@@ -180,6 +197,9 @@ func lsCheck(name string, args []arg) (string, []arg) {
 }
 
 func duCheck(name string, args []arg) (string, []arg) {
+	if !mentions(args, "Ld") {
+		return "", nil
+	}
 	if opts, _, _ := duOpts.scan(args); has(opts, "L", "dereference") {
 		return "du -L follows symbolic links, which may lead out of the working directory", nil
 	}
@@ -189,12 +209,38 @@ func duCheck(name string, args []arg) (string, []arg) {
 // diffCheck: diff -r follows the symbolic links it finds unless told not to,
 // and -l pipes its output through pr.
 func diffCheck(name string, args []arg) (string, []arg) {
+	if !mentions(args, "rlp") {
+		return "", nil
+	}
 	opts, _, _ := diffOpts.scan(args)
 	switch {
 	case has(opts, "l", "paginate"):
 		return "diff -l runs pr", nil
 	case has(opts, "r", "recursive") && !has(opts, "", "no-dereference"):
 		return "diff -r follows symbolic links, which may lead out of the working directory (add --no-dereference)", nil
+	}
+	return "", nil
+}
+
+// psValueOptions are ps options whose value is the next argument.
+var psValueOptions = []string{"-p", "-q", "-o", "-O", "-u", "-U", "-g", "-G", "-t", "-C", "-s", "-k",
+	"--pid", "--ppid", "--sid", "--user", "--group", "--format", "--sort", "--quick-pid"}
+
+// psCheck refuses BSD-style e (ps eww, ps auxe), which prints the environment
+// of every process it lists: the worker's, with its secrets, among them.
+func psCheck(name string, args []arg) (string, []arg) {
+	for i, a := range args {
+		switch {
+		case !a.known:
+			// ps -p "$pid" or -p $$: one word, the value of an option.
+			value := i > 0 && args[i-1].known && slices.Contains(psValueOptions, args[i-1].val)
+			if !a.notOption() && !(value && a.single) {
+				return "ps has an argument that is not a static word", nil
+			}
+		case !strings.HasPrefix(a.val, "-") && strings.ContainsRune(a.val, 'e') && strings.Trim(a.val, "0123456789,") != "":
+			// A BSD option cluster; PID lists (ps 1,2) hold no letters.
+			return "ps e shows the environment of processes", nil
+		}
 	}
 	return "", nil
 }

@@ -34,12 +34,27 @@ var readModels = map[string]func(r *reader, args []arg){
 	"nl":       specReads(optSpec{shortVal: "bdfhilnsvw", longVal: []string{"body-numbering", "section-delimiter", "footer-numbering", "header-numbering", "line-increment", "join-blank-lines", "number-format", "number-separator", "starting-line-number", "number-width"}}),
 	"fold":     specReads(optSpec{shortVal: "w", longVal: []string{"width"}}),
 	"od":       specReads(optSpec{shortVal: "AjNSt", longVal: []string{"address-radix", "skip-bytes", "read-bytes", "format", "endian"}}),
-	"strings":  specReads(optSpec{shortVal: "ntesT", longVal: []string{"bytes", "radix", "encoding", "target", "output-separator"}}),
+	"strings":  stringsReads,
 	"uniq":     specReads(optSpec{shortVal: "fsw", longVal: []string{"skip-fields", "skip-chars", "check-chars"}}),
 	"stat":     specReads(optSpec{shortVal: "c", longVal: []string{"format", "printf"}}),
 	"cmp":      specReads(optSpec{shortVal: "in", longVal: []string{"ignore-initial", "bytes"}}),
 	"comm":     specReads(optSpec{longVal: []string{"output-delimiter"}}),
 	"realpath": specReads(optSpec{longVal: []string{"relative-to", "relative-base"}}),
+}
+
+// stringsReads: binutils' strings also reads options from @FILE, which may
+// name more files.
+func stringsReads(r *reader, args []arg) {
+	_, ops, _ := optSpec{shortVal: "ntesT", longVal: []string{"bytes", "radix", "encoding", "target", "output-separator"}}.scan(args)
+	for _, a := range ops {
+		r.file(a)
+	}
+	for _, a := range args {
+		if a.known && strings.HasPrefix(a.val, "@") && len(a.val) > 1 {
+			r.file(arg{val: a.val[1:], known: true})
+			r.dynamic = true
+		}
+	}
 }
 
 // specReads is the model of a program whose operands are all files and whose
@@ -86,8 +101,8 @@ func grepReads(r *reader, args []arg) {
 	for _, v := range values(opts, "d", "directories") {
 		recursive = recursive || !v.known || strings.HasPrefix("recurse", v.val)
 	}
-	if sure && !has(opts, "ef", "regexp", "file") && len(ops) > 0 {
-		ops = ops[1:]
+	if sure && !has(opts, "ef", "regexp", "file") && len(ops) > 0 && ops[0].single {
+		ops = ops[1:] // the pattern; a glob there (.*) is the pattern and then files
 	}
 	r.operands(ops, recursive, true)
 }
@@ -124,7 +139,7 @@ func rgReads(r *reader, args []arg) {
 		}
 	}
 	hidden := has(opts, ".", "hidden") || unrestricted >= 2
-	if sure && !has(opts, "ef", "regexp", "file", "files", "type-list") && len(ops) > 0 {
+	if sure && !has(opts, "ef", "regexp", "file", "files", "type-list") && len(ops) > 0 && ops[0].single {
 		ops = ops[1:]
 	}
 	r.operands(ops, true, hidden)
@@ -380,10 +395,13 @@ func jqReads(r *reader, args []arg) {
 	if len(positional) == 0 {
 		return
 	}
-	filter := positional[0]
+	filter, rest := positional[0], positional[1:]
 	switch {
 	case fromFile:
 		r.file(filter)
+		r.dynamic = true
+	case !filter.single:
+		rest = positional // a glob there is the filter and then files
 		r.dynamic = true
 	case !filter.known || jqModules.MatchString(filter.val):
 		r.dynamic = true
@@ -391,7 +409,7 @@ func jqReads(r *reader, args []arg) {
 	if valuesOnly {
 		return
 	}
-	for _, a := range positional[1:] {
+	for _, a := range rest {
 		r.file(a)
 	}
 }

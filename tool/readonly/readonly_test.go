@@ -159,6 +159,11 @@ var readOnlyBashCommands = []string{
 	"set -eu",
 	"echo \u00e9t\u00e9 \u00a0",
 	"printf 'a\\tb\\n'",
+	"ps -o pid=,args= -p $$ -p \"$pid\"",
+	"ps aux | grep x",
+	"ps -ef",
+	"echo $$ ${#x} $?",
+	"find . -name \"$*\" -o -name \"${a[*]}\"",
 }
 
 // notReadOnlyBashCommands must not be classified read-only; the value is a

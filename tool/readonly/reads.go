@@ -144,6 +144,7 @@ func (r *reader) call(argv []arg, depth int) {
 		if why, inner := programs[name](name, argv[1:]); why == "" {
 			if name == "xargs" {
 				r.dynamic = true // the files come from its input
+				r.xargsFiles(argv[1:])
 			}
 			if len(inner) > 0 {
 				r.call(inner, depth+1)
@@ -185,9 +186,40 @@ func (r *reader) generic(args []arg) {
 		case a.known && !operands && strings.HasPrefix(a.val, "-") && a.val != "-":
 			if p, isPath := optionPath(a.val); isPath {
 				r.targets = append(r.targets, Target{Path: p})
+			} else if _, v, ok := strings.Cut(a.val, "="); ok && strings.HasPrefix(a.val, "--") && v != "" {
+				// --ignore-revs-file=.env: any value may name a file; inside the
+				// working directory it asks nothing, and Read deny rules see it.
+				r.targets = append(r.targets, Target{Path: v})
 			}
 		default:
 			r.file(a)
+		}
+	}
+}
+
+// xargsFiles records the files xargs reads its arguments from (-a, --arg-file).
+func (r *reader) xargsFiles(args []arg) {
+	for i := 0; i < len(args); i++ {
+		v := args[i].val
+		switch {
+		case !args[i].known || v == "--" || !strings.HasPrefix(v, "-"):
+			return
+		case v == "-a" || v == "--arg-file":
+			if i+1 < len(args) {
+				r.file(args[i+1])
+			}
+			i++
+		case strings.HasPrefix(v, "--arg-file="):
+			r.file(arg{val: v[len("--arg-file="):], known: true})
+		case strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--"):
+			if j := strings.IndexByte(v, 'a'); j > 0 && !strings.ContainsAny(v[1:j], "dEILnPs") {
+				if j+1 < len(v) {
+					r.file(arg{val: v[j+1:], known: true})
+				} else if i+1 < len(args) {
+					r.file(args[i+1])
+					i++
+				}
+			}
 		}
 	}
 }

@@ -100,13 +100,25 @@ func argOf(w *syntax.Word) arg {
 		case *syntax.DblQuoted:
 			for _, q := range p.Parts {
 				l, ok := q.(*syntax.Lit)
-				if !ok {
+				switch {
+				case ok:
+					unescape(&b, l.Value, "$`\"\\\n")
+				case manyFields(q):
+					unquotedExp = true // "$@" is a word per parameter: set -- x -delete
+					endPrefix()
+				default:
 					quotedExp = true
 					endPrefix()
-					continue
 				}
-				unescape(&b, l.Value, "$`\"\\\n")
 			}
+		case *syntax.ParamExp:
+			// $$, $?, ${#x} and friends are numbers: one field, never split.
+			if numericParam(p) {
+				quotedExp = true
+			} else {
+				unquotedExp = true
+			}
+			endPrefix()
 		default:
 			unquotedExp = true
 			endPrefix()
@@ -131,6 +143,39 @@ func argOf(w *syntax.Word) arg {
 		a.known, a.single, a.prefix = true, true, v
 	}
 	return a
+}
+
+// manyFields reports a quoted expansion that still makes a field per element:
+// "$@", "${a[@]}", "${!prefix@}" (and ${a[@]:1} or ${a[@]/x/y}).
+func manyFields(n syntax.WordPart) bool {
+	p, ok := n.(*syntax.ParamExp)
+	if !ok || p.Param == nil {
+		return false
+	}
+	if p.Param.Value == "@" || p.Names == syntax.NamesPrefixWords {
+		return true
+	}
+	if w, ok := p.Index.(*syntax.Word); ok {
+		return w.Lit() == "@" // ${a[*]} joins, ${a[0]} is one element
+	}
+	return false
+}
+
+// numericParam reports a parameter expansion whose value is a number (bash's
+// read-only or integer special parameters, or a length), which field
+// splitting leaves whole.
+func numericParam(p *syntax.ParamExp) bool {
+	if p.Param == nil || p.Excl || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Names != 0 || p.Exp != nil {
+		return false
+	}
+	if p.Length {
+		return true
+	}
+	switch p.Param.Value {
+	case "$", "?", "#", "PPID", "BASHPID", "UID", "EUID", "LINENO", "RANDOM", "SECONDS":
+		return true
+	}
+	return false
 }
 
 // static returns the single value word stands for after quote removal, and
