@@ -198,6 +198,9 @@ func (a *Activities) Edit(ctx context.Context, call tool.Call) (tool.Output, err
 	if in.OldString == "" && strings.TrimFunc(f.text, isJSSpace) != "" {
 		return useErrorOutput("Cannot create new file - file already exists.")
 	}
+	if isNotebook(path) {
+		return useErrorOutput("File is a Jupyter Notebook. Use the %s to edit this file.", NotebookEditName)
+	}
 	if f.notText != "" {
 		return useErrorOutput("%s", notTextRefusal(f.notText))
 	}

@@ -13,7 +13,8 @@ import (
 )
 
 // The built-in tools, one file each: bash.go, read.go, write.go, edit.go, glob.go,
-// grep.go, webfetch.go (TaskStop, which the session answers, is tool.TaskStop).
+// grep.go, webfetch.go, notebookedit.go (TaskStop, which the session answers, is
+// tool.TaskStop).
 // Each file holds the whole tool: its declaration for the model, its checks and
 // repairs, what people and hooks see, and the function that runs it.
 
@@ -21,7 +22,7 @@ import (
 func builtins(a *Activities) []tool.Tool {
 	return []tool.Tool{
 		bashTool{a: a}, readTool{a: a}, writeTool{a: a}, editTool{a: a},
-		globTool{a: a}, grepTool{a: a}, webFetchTool{a: a}, tool.TaskStop{},
+		globTool{a: a}, grepTool{a: a}, webFetchTool{a: a}, notebookEditTool{a: a}, tool.TaskStop{},
 	}
 }
 

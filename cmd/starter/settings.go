@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/mcptools"
@@ -33,7 +34,9 @@ func workspaceTrusted(cfg config.Config, warn io.Writer) bool {
 // without settings. A malformed file is bad input (exit 2), named with its line
 // and column.
 func turnSettings(cfg config.Config, warn io.Writer) (*workflows.TurnSettings, error) {
-	opts := settings.LoadOptions{File: cfg.Settings, ProjectDir: cfg.Workdir, ProjectMode: cfg.ProjectPermissionMode}
+	opts := settings.LoadOptions{File: cfg.Settings, ProjectDir: cfg.Workdir, ProjectMode: cfg.ProjectPermissionMode,
+		// Rules may name every tool the worker has (NotebookEdit among them).
+		Tools: func(name string) bool { _, ok := activities.Builtins().Lookup(name); return ok }}
 	if cfg.PermissionModeSet {
 		opts.UserMode = cfg.PermissionMode
 	}

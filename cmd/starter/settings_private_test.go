@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/toolpipe/toolpipe/internal/config"
@@ -25,5 +26,19 @@ func TestTurnSettingsMakeTheStateDirPrivate(t *testing.T) {
 	}
 	if !slices.Contains(s.Permissions.PrivateDirs, state) {
 		t.Fatalf("private dirs %v, want %s", s.Permissions.PrivateDirs, state)
+	}
+}
+
+// A settings file's rule naming NotebookEdit, a built-in tool that is not in
+// Claude Code's rule vocabulary of toolpipe's first tools, is kept, not skipped
+// with a warning.
+func TestTurnSettingsKeepNotebookEditRules(t *testing.T) {
+	work := t.TempDir()
+	file := filepath.Join(t.TempDir(), "settings.json")
+	os.WriteFile(file, []byte(`{"permissions":{"deny":["NotebookEdit"]}}`), 0o644)
+	var warn strings.Builder
+	s, err := turnSettings(config.Config{Workdir: work, StateDir: t.TempDir(), Settings: file}, &warn)
+	if err != nil || s == nil || s.Permissions == nil || len(s.Permissions.Deny) != 1 || s.Permissions.Deny[0].Tool != "NotebookEdit" {
+		t.Fatalf("settings %+v err %v; warnings %q", s, err, warn.String())
 	}
 }
