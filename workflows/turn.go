@@ -33,8 +33,10 @@ type turn struct {
 	cancelSibling workflow.CancelFunc
 	// cancels stops one tool (an interrupt), keyed by tool_use id.
 	cancels map[string]workflow.CancelFunc
-	// gate is the hook and permission pipeline's state (turn_approval.go).
-	gate gateState
+	// gate is the hook and permission pipeline's state (turn_approval.go);
+	// steps are the gate's steps, in order (turn_gate.go).
+	gate  gateState
+	steps []gateStep
 	// mcp are the turn's MCP tools by name (turn_mcp.go); ready is false until
 	// they are listed and the start input's blocks are tracked: blocks that an
 	// update adds meanwhile wait for it.
@@ -76,6 +78,7 @@ func (t *turn) run(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 		mcp:     map[string]*tool.Definition{},
 		ctx:     ctx,
 	}
+	t.steps = gateSteps(t, in.Settings)
 	t.tracker = scheduler.New(turnTools{t})
 	t.useMCPSpecs(in.MCPTools)
 	t.siblingCtx, t.cancelSibling = workflow.WithCancel(ctx)

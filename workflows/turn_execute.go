@@ -61,7 +61,7 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 		}
 		return true
 	}
-	if t.in.Settings.gates() {
+	if len(t.steps) > 0 {
 		t.startGated(x, def)
 		return false
 	}

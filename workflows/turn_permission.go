@@ -77,10 +77,14 @@ type verdict struct {
 	// read-only (no rule, no hook, no person, no bypassPermissions allowed it):
 	// it runs in the read-only sandbox, whatever dangerouslyDisableSandbox says.
 	readOnly bool
+	// ask: neither the hooks nor the rules decided; a person is asked
+	// (approvalStep), message is why.
+	ask bool
 }
 
 // permit decides whether a call runs: the hooks' decision first, then the rules
-// and the mode, then a person (DESIGN §5, "hook decision > rules > user"). A hook's
+// and the mode; what they leave to a person is an ask verdict, which the gate's
+// next step asks (approvalStep; DESIGN §5, "hook decision > rules > user"). A hook's
 // deny is final. A hook's allow skips the mode's question (and plan mode and the
 // working-directory confinement) but not a deny or ask rule, as in Claude Code: a
 // rule the user wrote is a floor no hook lifts. A hook's ask asks even where the
@@ -138,7 +142,7 @@ func (t *turn) permit(ctx workflow.Context, b tool.Block, pre hooks.Result) (ver
 	case permissions.Allow:
 		return verdict{allowed: true, sandboxOnly: sandboxOnly && pre.Decision != hooks.Allow, readOnly: autoReadOnly && pre.Decision != hooks.Allow}, nil
 	case permissions.Ask:
-		return t.askWithHooks(ctx, b, d.Reason) // turn_ask_hooks.go
+		return verdict{ask: true, message: d.Reason}, nil // approvalStep asks (turn_gate.go)
 	}
 	if d.Rule != "" { // the model is told in Claude Code's words, people which rule
 		t.notice(b.ID, fmt.Sprintf("%s was denied by the rule %s in permissions.deny", b.Name, d.Rule))
