@@ -233,7 +233,7 @@ func (c *Client) sessionState(ctx context.Context, r *closedRun) (SessionState, 
 	if err := c.decode(ctx, r.result, &res); err != nil {
 		return st, fmt.Errorf("its result: %w", err)
 	}
-	st.Turns, st.Usage, st.Cost, st.StopReason, st.LastError = res.Turns, res.Usage, res.Cost, res.StopReason, res.Error
+	st.Turns, st.LastTurn, st.Usage, st.Cost, st.StopReason, st.LastError = res.Turns, res.LastTurn, res.Usage, res.Cost, res.StopReason, res.Error
 	st.Messages, st.Bytes = res.Conversation.Len(), res.Conversation.Bytes()
 	if res.Budget != nil {
 		st.Seen, st.Replaced = len(res.Budget.SeenIDs), len(res.Budget.Replacements)

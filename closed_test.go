@@ -176,7 +176,7 @@ func TestClosedSessionStateComesFromItsHistory(t *testing.T) {
 	if n := queries.Load() - before; n != 0 {
 		t.Errorf("State and Events of a closed session made %d QueryWorkflow calls, want none", n)
 	}
-	if st.Phase != workflows.PhaseDone || st.Turns != 2 || st.StopReason != "end_turn" || st.Model != "claude-test" ||
+	if st.Phase != workflows.PhaseDone || st.Turns != 2 || st.LastTurn != 1 || st.StopReason != "end_turn" || st.Model != "claude-test" ||
 		st.Messages == 0 || st.Usage.OutputTokens == 0 {
 		t.Errorf("state %+v", st)
 	}

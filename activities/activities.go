@@ -117,8 +117,10 @@ func (a *Activities) Register(r worker.ActivityRegistry) {
 			// do for themselves.
 			run = a.limited(heartbeating(d.Run))
 		}
-		r.RegisterActivityWithOptions(a.observed(name, run), activity.RegisterOptions{Name: name})
+		r.RegisterActivityWithOptions(failingOnError(a.observed(name, run)), activity.RegisterOptions{Name: name})
 	}
+	// A call that never became a tool activity, recorded as a failed one.
+	r.RegisterActivityWithOptions(RefusedCall, activity.RegisterOptions{Name: contract.RefusedCallActivityName})
 	// The steps of the tool pipeline around the call (DESIGN §3.8, §5).
 	r.RegisterActivityWithOptions(observedHook(a.RunHook), activity.RegisterOptions{Name: contract.HookActivityName})
 	r.RegisterActivityWithOptions(a.ResolvePaths, activity.RegisterOptions{Name: contract.ResolvePathsActivityName})
@@ -127,7 +129,7 @@ func (a *Activities) Register(r worker.ActivityRegistry) {
 	r.RegisterActivityWithOptions(a.BashBackground, activity.RegisterOptions{Name: contract.BashBackgroundActivityName})
 	// MCP tools: one activity type for every call (mcp.go).
 	r.RegisterActivityWithOptions(a.ListMCPTools, activity.RegisterOptions{Name: contract.ListMCPToolsActivityName})
-	r.RegisterActivityWithOptions(a.observedMCP, activity.RegisterOptions{Name: contract.MCPCallActivityName})
+	r.RegisterActivityWithOptions(failingOnError(a.observedMCP), activity.RegisterOptions{Name: contract.MCPCallActivityName})
 }
 
 // ToolFunc runs one tool call.

@@ -33,6 +33,10 @@ type TurnIntake interface {
 	// (sessionID, runID), for the turn turnID; a task it started already counts as
 	// delivered.
 	DeliverTask(ctx context.Context, sessionID, runID, turnID string, b tool.Block) error
+	// OpenTurn has the session run (sessionID, runID) start the Turn turnID of the
+	// model call now streaming, before its first block is delivered; a turn it has
+	// started already counts as opened.
+	OpenTurn(ctx context.Context, sessionID, runID, turnID string) error
 }
 
 // AgentConfig holds what the agent activities need. The API key lives only here, in

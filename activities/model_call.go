@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
@@ -28,6 +29,7 @@ import (
 // those tools are already running. Only a stream that broke before any tool_use is
 // asked again from scratch.
 func (a *Agent) CallModel(ctx context.Context, req conversation.ModelRequest) (conversation.ModelReply, error) {
+	ctx = context.WithValue(ctx, turnOpenedKey{}, new(atomic.Bool))
 	if a.convs.HasMessage(req.SessionID, req.Seq) {
 		msg, err := a.convs.ReadMessage(req.SessionID, req.Seq)
 		if err != nil {
@@ -165,7 +167,15 @@ func (a *Agent) finish(ctx context.Context, req conversation.ModelRequest, msg c
 			}
 		}
 	}
-	if req.TurnID != "" {
+	turnCalls := hasTurnCalls(stored.Content)
+	if req.OpenTurn && turnCalls {
+		// The stream opened it with its first block; a stored message handed over
+		// again opens it here if no block did (idempotent either way).
+		if err := a.openTurn(ctx, req); err != nil {
+			return conversation.ModelReply{}, err
+		}
+	}
+	if req.TurnID != "" && (!req.OpenTurn || turnCalls) { // a turn never opened has no intake to close
 		if err := a.cfg.Intake.Close(ctx, req.TurnID); err != nil {
 			return conversation.ModelReply{}, intakeError("turn "+req.TurnID, err)
 		}
@@ -173,7 +183,10 @@ func (a *Agent) finish(ctx context.Context, req conversation.ModelRequest, msg c
 	// The head now includes the message, so a session resumed later continues after it.
 	head := conversation.Head{
 		Conversation: req.Conversation.Append(req.SessionID, req.Seq, 1, stored.Size()),
-		Next:         req.Seq + 1, Forked: req.Forked,
+		Next:         req.Seq + 1, Forked: req.Forked, LastTurn: req.LastTurn, TurnsNumbered: req.TurnsNumbered,
+	}
+	if req.OpenTurn && turnCalls {
+		head.LastTurn = req.Turn
 	}
 	if err := a.convs.WriteHead(req.SessionID, head); err != nil {
 		return conversation.ModelReply{}, storeError(err)
@@ -201,10 +214,45 @@ func (a *Agent) deliver(ctx context.Context, req conversation.ModelRequest, b wi
 		}
 		return nil
 	}
+	if err := a.openTurn(ctx, req); err != nil {
+		return err
+	}
 	if err := a.cfg.Intake.Deliver(ctx, req.TurnID, tool.Block{ID: b.ID, Name: b.Name, Input: b.Input}); err != nil {
 		return intakeError("turn "+req.TurnID, err)
 	}
 	return nil
+}
+
+// turnOpenedKey holds, in a CallModel attempt's context, whether it has had the
+// session open the turn (an *atomic.Bool).
+type turnOpenedKey struct{}
+
+// openTurn has the calling session start the turn (req.OpenTurn), once per attempt,
+// before the first block is handed to it; a session that has it already says so.
+func (a *Agent) openTurn(ctx context.Context, req conversation.ModelRequest) error {
+	opened, _ := ctx.Value(turnOpenedKey{}).(*atomic.Bool)
+	if !req.OpenTurn || !activity.IsActivity(ctx) || (opened != nil && opened.Load()) {
+		return nil
+	}
+	wf := activity.GetInfo(ctx).WorkflowExecution
+	if err := a.cfg.Intake.OpenTurn(ctx, wf.ID, wf.RunID, req.TurnID); err != nil {
+		return intakeError("session "+wf.ID, err)
+	}
+	if opened != nil {
+		opened.Store(true)
+	}
+	return nil
+}
+
+// hasTurnCalls says a message has a tool call for a Turn: a tool_use that is not
+// Task (Task calls are the session's sub-agents).
+func hasTurnCalls(blocks []wire.Block) bool {
+	for _, b := range blocks {
+		if b.Type == wire.BlockToolUse && b.Name != tool.TaskName {
+			return true
+		}
+	}
+	return false
 }
 
 // describe is what the workflow learns of a stored message; tools name its calls

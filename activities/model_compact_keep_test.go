@@ -87,6 +87,7 @@ func (noIntake) Close(context.Context, string) error               { return nil 
 func (noIntake) DeliverTask(context.Context, string, string, string, tool.Block) error {
 	return errors.New("no session")
 }
+func (noIntake) OpenTurn(context.Context, string, string, string) error { return errors.New("no turn") }
 
 // A compaction stores the summary and a head that continues from it and the kept
 // messages, so a session resumed from the store sends what the running one would;

@@ -27,6 +27,11 @@ const (
 	// BashBackgroundActivityName runs a Bash command started with run_in_background:
 	// a session's background task (workflows/session_background.go).
 	BashBackgroundActivityName = "BashBackground"
+	// RefusedCallActivityName is an activity that records, in the turn's
+	// history and the Web UI's timeline, a call that never became a tool activity
+	// (an unknown tool, an input that failed validation): it does nothing and fails
+	// with the call's error, under the call's summary.
+	RefusedCallActivityName = "RefusedCall"
 )
 
 // Error types of tool activity failures (not tool errors, which are results).
@@ -38,6 +43,14 @@ const (
 	// ErrBadMCPConfig: the working directory's .mcp.json is invalid; retrying cannot
 	// help until it is fixed.
 	ErrBadMCPConfig = "BadMCPConfig"
+	// ErrToolError: the call ran and its result is an error (Bash's Exit code 1, a
+	// missing file). It is a result, not a failure of the tool's machinery: the
+	// activity fails with it (benign, never retried) only when the turn asked
+	// (tool.Call.FailOnError), so that the Web UI draws the call as failed; the
+	// tool.Output is its first detail, and the turn reads the result from it.
+	ErrToolError = "ToolError"
+	// ErrRefusedCall: the failure a RefusedCall record ends with.
+	ErrRefusedCall = "RefusedCall"
 )
 
 // Error types of the agent activities' failures.

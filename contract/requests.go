@@ -58,3 +58,10 @@ type ResolveRequest struct {
 type ResolveResult struct {
 	Paths []string `json:"paths"`
 }
+
+// RefusedCallRequest is the input of a RefusedCall record: the call and the first
+// line of the error it got, which the record fails with.
+type RefusedCallRequest struct {
+	ToolUseID string `json:"tool_use_id"`
+	Error     string `json:"error"`
+}

@@ -13,7 +13,7 @@ const reservedPrefix = "__temporal"
 var activityNames = []string{
 	ModelActivityName, AppendActivityName, OpenSessionActivityName, CompactActivityName,
 	HookActivityName, PromptHookActivityName, ResolvePathsActivityName, TranscriptActivityName,
-	ListMCPToolsActivityName, MCPCallActivityName, BashBackgroundActivityName,
+	ListMCPToolsActivityName, MCPCallActivityName, BashBackgroundActivityName, RefusedCallActivityName,
 }
 
 // ReservedName reports whether a custom tool may not take name: a custom tool's

@@ -17,6 +17,13 @@ type Head struct {
 	// Forked is true for a sub-agent that started from its parent's conversation: its
 	// resume inherits its parent's replacement state.
 	Forked bool `json:"forked,omitempty"`
+	// LastTurn is the number of the session's last Turn workflow (its id ends in
+	// turn-<LastTurn>), so that a later run of the session numbers its turns on;
+	// TurnsNumbered says the turns are numbered so. Heads from before it numbered
+	// turns by message (turn-<seq>): a run that finds one numbers its turns from
+	// Next up, past every id the session used.
+	LastTurn      int  `json:"last_turn,omitempty"`
+	TurnsNumbered bool `json:"turns_numbered,omitempty"`
 }
 
 // ModelRequest is the input of the model activity: which stored messages to send,
@@ -28,10 +35,19 @@ type ModelRequest struct {
 	// Conversation is the messages sent, as stored.
 	Conversation Conversation `json:"conversation"`
 	// TurnID is the Turn workflow that runs the tool_use blocks as they stream.
-	TurnID    string `json:"turn_id"`
-	Model     string `json:"model"`
-	MaxTokens int    `json:"max_tokens"`
-	System    string `json:"system,omitempty"`
+	TurnID string `json:"turn_id"`
+	// OpenTurn: the Turn does not exist yet; the activity asks the calling Session to
+	// start it (its OpenTurn update) before it hands over the first block, so that a
+	// reply without tool calls for a turn starts none. Turn is its number.
+	OpenTurn bool `json:"open_turn,omitempty"`
+	Turn     int  `json:"turn,omitempty"`
+	// LastTurn and TurnsNumbered are kept in the heads stored with the message (see
+	// Head): LastTurn becomes Turn when the turn was opened.
+	LastTurn      int    `json:"last_turn,omitempty"`
+	TurnsNumbered bool   `json:"turns_numbered,omitempty"`
+	Model         string `json:"model"`
+	MaxTokens     int    `json:"max_tokens"`
+	System        string `json:"system,omitempty"`
 	// Task offers the Task tool (sub-agents).
 	Task bool `json:"task,omitempty"`
 	// TaskIntake: the calling Session takes each Task block as it streams (its

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
@@ -43,9 +42,9 @@ func TestRestartResumesOpenWorkflows(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ListSearchAttributes: %v", err)
 	}
-	for name := range searchattr.Registered() {
-		if got := resp.GetCustomAttributes()[name]; got != enumspb.INDEXED_VALUE_TYPE_KEYWORD {
-			t.Errorf("search attribute %s has type %v, want Keyword", name, got)
+	for name, want := range searchattr.Registered() {
+		if got := resp.GetCustomAttributes()[name]; got != want {
+			t.Errorf("search attribute %s has type %v, want %v", name, got, want)
 		}
 	}
 

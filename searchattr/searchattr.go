@@ -9,13 +9,27 @@ const (
 	// Status (Keyword) is the workflow's state, one of the workflows.Status*
 	// values: ToolpipeStatus="awaiting_approval" finds every turn waiting for a person.
 	Status = "ToolpipeStatus"
+	// FailedCalls (Int) is how many calls of a finished turn ended with an error
+	// result: ToolpipeFailedCalls > 0 lists the turns with failed calls. A turn sets
+	// it only where the namespace has it (it came after the other two: a cluster
+	// that registered only those still gets them).
+	FailedCalls = "ToolpipeFailedCalls"
 )
 
 // Registered returns every attribute toolpipe uses with its type, a fresh map the
 // caller may keep: what a namespace must have before a turn may upsert them.
 func Registered() map[string]enumspb.IndexedValueType {
 	return map[string]enumspb.IndexedValueType{
-		SessionID: enumspb.INDEXED_VALUE_TYPE_KEYWORD,
-		Status:    enumspb.INDEXED_VALUE_TYPE_KEYWORD,
+		SessionID:   enumspb.INDEXED_VALUE_TYPE_KEYWORD,
+		Status:      enumspb.INDEXED_VALUE_TYPE_KEYWORD,
+		FailedCalls: enumspb.INDEXED_VALUE_TYPE_INT,
 	}
+}
+
+// Required are the attributes a turn needs before it upserts any (SessionID and
+// Status); FailedCalls is set only where it is registered too.
+func Required() map[string]enumspb.IndexedValueType {
+	r := Registered()
+	delete(r, FailedCalls)
+	return r
 }

@@ -40,6 +40,11 @@ type Call struct {
 	ReadOnlySandbox bool `json:"read_only_sandbox,omitempty"`
 	// Response asks for Output.Response: PostToolUse hooks will read it.
 	Response bool `json:"response,omitempty"`
+	// FailOnError asks the activity to fail (contract.ErrToolError, the Output as
+	// its detail) when the result is an error, so that the Web UI draws the call as
+	// failed rather than completed. Turns from before it take the result as the
+	// activity's value.
+	FailOnError bool `json:"fail_on_error,omitempty"`
 }
 
 // Output is what a tool activity returns: the model-facing content and the changes

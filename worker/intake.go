@@ -70,6 +70,19 @@ func (ti turnIntake) DeliverTask(ctx context.Context, sessionID, runID, turnID s
 	return nil
 }
 
+// OpenTurn has the session run start the turn of the model call now streaming; the
+// session answers a turn it has started already with success.
+func (ti turnIntake) OpenTurn(ctx context.Context, sessionID, runID, turnID string) error {
+	c, err := ti.client(ctx)
+	if err != nil {
+		return err
+	}
+	if err := update(ctx, c, sessionID, runID, workflows.OpenTurnUpdate, workflows.OpenTurnRequest{TurnID: turnID}); err != nil {
+		return fmt.Errorf("open turn %s: %w", turnID, err)
+	}
+	return nil
+}
+
 // updateTries bounds the tries of one update the server cut short.
 const updateTries = 4
 

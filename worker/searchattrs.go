@@ -26,12 +26,30 @@ func (c *Conn) HasSearchAttributes(ctx context.Context) bool {
 	return hasSearchAttributes(ctx, c.Client, c.Namespace)
 }
 
-func hasSearchAttributes(ctx context.Context, c client.Client, namespace string) bool {
+// HasFailedCallsAttribute reports whether the namespace also has
+// ToolpipeFailedCalls (Int), which finished turns set to their number of failed calls
+// (workflows.TurnInput.FailedCallsAttribute); on a cluster:
+//
+//	temporal operator search-attribute create --name ToolpipeFailedCalls --type Int
+func (c *Conn) HasFailedCallsAttribute(ctx context.Context) bool {
+	if c.Embedded {
+		return true
+	}
+	return hasSearchAttributes(ctx, c.Client, c.Namespace, searchattr.FailedCalls)
+}
+
+// hasSearchAttributes: the namespace has the required attributes (searchattr.Required)
+// and those named, with toolpipe's types.
+func hasSearchAttributes(ctx context.Context, c client.Client, namespace string, also ...string) bool {
 	resp, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: namespace})
 	if err != nil {
 		return false
 	}
-	for name, want := range searchattr.Registered() {
+	want := searchattr.Required()
+	for _, name := range also {
+		want[name] = searchattr.Registered()[name]
+	}
+	for name, want := range want {
 		if resp.GetCustomAttributes()[name] != want {
 			return false
 		}

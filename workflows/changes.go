@@ -83,4 +83,18 @@ const (
 	// bashReadTargetsChange: the paths resolved are readonly.Reads' (ls's ".", the
 	// directory a pattern starts from) and the files its patterns match.
 	bashReadTargetsChange = "bash-read-targets"
+	// failuresShown: a turn shows its failed calls in the Web UI (issue 32 item
+	// 5): a call whose result is an error is a failed activity (benign, never
+	// retried; the result is its detail); a call that never became an activity (an
+	// unknown tool, a refused input) is a failed RefusedCall activity under its
+	// summary; the finished turn writes its calls, their states and errors to its
+	// memo and sets ToolpipeFailedCalls (turn_failures.go). Turns from before it
+	// completed such activities and recorded nothing more. Asked at the turn's start.
+	failuresShown = "ui-shows-failures"
+	// turnOnToolUse: a session starts a model call's Turn only when the reply has a
+	// tool call for it (the model activity asks, OpenTurnUpdate, before it hands
+	// over the first block), and turns are numbered one by one (session-S/turn-1,
+	// turn-2, …) instead of by message (session_turn.go). Sessions from before it
+	// started every Turn before the model call and named it after the message.
+	turnOnToolUse = "turn-on-tool-use"
 )

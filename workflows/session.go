@@ -70,6 +70,8 @@ type session struct {
 
 	turnID string
 	turn   workflow.ChildWorkflowFuture
+	// slot is the Turn the running model call may start (session_turn.go).
+	slot turnSlot
 
 	// mcpTools are this run's MCP tools (listMCP), offered to the model and the turns.
 	mcpTools []tool.MCPSpec
@@ -180,7 +182,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 		return SessionResult{}, err
 	}
 	return SessionResult{
-		SessionID: in.SessionID, StopReason: s.stopReason, HookReason: s.hookReason, Text: s.lastText, Turns: s.turns,
+		SessionID: in.SessionID, StopReason: s.stopReason, HookReason: s.hookReason, Text: s.lastText, Turns: s.turns, LastTurn: s.head.LastTurn,
 		Conversation: s.head.Conversation, Budget: s.state, Usage: s.usage, Error: s.lastError, Cost: s.cost,
 	}, nil
 }
@@ -216,7 +218,9 @@ func (s *session) open(ctx workflow.Context) error {
 		return err
 	}
 	s.resultsDir = reply.ResultsDir
-	s.head = conversation.Head{Next: 1}
+	// A new conversation numbers its turns from 1 (session_turn.go); a found head
+	// says how its turns were named.
+	s.head = conversation.Head{Next: 1, TurnsNumbered: true}
 	s.state = budget.NewState()
 	switch {
 	case reply.Found:

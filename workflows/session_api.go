@@ -28,6 +28,10 @@ const (
 	// that the sub-agent starts before the model's message ends. The model activity
 	// sends it; a block the session already has is accepted again.
 	StartTaskUpdate = "StartTask"
+	// OpenTurnUpdate has the session start the Turn of the model call now streaming,
+	// which the model activity sends before it hands over the first tool_use block:
+	// a reply without tool calls starts no Turn (session_turn.go).
+	OpenTurnUpdate = "OpenTurn"
 )
 
 // Error types of the Session workflow's failures.
@@ -70,6 +74,8 @@ type SessionInput struct {
 	// SearchAttributes says the namespace has ToolpipeSessionID and ToolpipeStatus:
 	// the session and its turns keep them up to date.
 	SearchAttributes bool `json:"search_attributes,omitempty"`
+	// FailedCallsAttribute is passed on to the turns (TurnInput).
+	FailedCallsAttribute bool `json:"failed_calls_attribute,omitempty"`
 
 	// Fork starts a sub-agent from its parent's conversation and budget state.
 	Fork *Fork `json:"fork,omitempty"`
@@ -220,8 +226,11 @@ type SessionResult struct {
 	// HookReason is the stopReason a hook gave with continue: false.
 	HookReason string `json:"hook_reason,omitempty"`
 	// Text is the last assistant message's text (cut to conversation.MaxReplyText).
-	Text         string                    `json:"text"`
-	Turns        int                       `json:"turns"`
+	Text  string `json:"text"`
+	Turns int    `json:"turns"`
+	// LastTurn is the number of the session's last Turn (SessionState.LastTurn), so
+	// a closed session's status reads it from the result.
+	LastTurn     int                       `json:"last_turn,omitempty"`
 	Conversation conversation.Conversation `json:"conversation"`
 	Budget       *budget.State             `json:"budget"`
 	Usage        conversation.Usage        `json:"usage"`
@@ -241,6 +250,11 @@ type StartTaskRequest struct {
 	TurnID string          `json:"turn_id"`
 	ID     string          `json:"id"`
 	Input  json.RawMessage `json:"input"`
+}
+
+// OpenTurnRequest names the Turn to start: the one the streaming model call was given.
+type OpenTurnRequest struct {
+	TurnID string `json:"turn_id"`
 }
 
 // SendResponse says how many user messages wait for the next model call.
@@ -265,6 +279,9 @@ const (
 	EventError = "error"
 	// EventCompact: the conversation was replaced by a summary (Text says how).
 	EventCompact = "compact"
+	// EventTurn: the model call's Turn started (Text is its workflow id); the events
+	// from here to the end of the turn carry its TurnID.
+	EventTurn = "turn"
 )
 
 // SessionEvent is one thing that happened, for people watching.
@@ -313,9 +330,15 @@ type SessionState struct {
 	SessionID string `json:"session_id"`
 	// Phase is what the session is doing now.
 	Phase SessionPhase `json:"phase"`
-	// TurnID is the running Turn workflow, if any.
-	TurnID      string             `json:"turn_id,omitempty"`
+	// TurnID is the running Turn workflow, if any, and TurnNumber the number its id
+	// ends in (turn-N).
+	TurnID     string `json:"turn_id,omitempty"`
+	TurnNumber int    `json:"turn_number,omitempty"`
+	// Turns counts the model calls of this prompt (what --max-turns bounds); a call
+	// whose reply has tool calls runs them in a Turn. LastTurn is the number of the
+	// session's last Turn workflow (0 for sessions that named turns after messages).
 	Turns       int                `json:"turns"`
+	LastTurn    int                `json:"last_turn,omitempty"`
 	Messages    int                `json:"messages"`
 	Bytes       int                `json:"bytes"`
 	PendingUser int                `json:"pending_user"`

@@ -33,7 +33,7 @@ func SessionStaticDetails(in SessionInput) string {
 	opts := in.Options.withDefaults()
 	var b strings.Builder
 	fmt.Fprintf(&b, "Session `%s`, working directory `%s`.\n\n", cell(in.SessionID), cell(in.Workdir))
-	fmt.Fprintf(&b, "Model `%s`, at most %d turns, a budget of %d chars per user message.\n", cell(model.Model), opts.MaxTurns, opts.BudgetChars)
+	fmt.Fprintf(&b, "Model `%s`, at most %d model calls, a budget of %d chars per user message.\n", cell(model.Model), opts.MaxTurns, opts.BudgetChars)
 	return b.String()
 }
 
@@ -52,13 +52,16 @@ type SessionDetails struct {
 func phaseWords(st SessionState) string {
 	switch st.Phase {
 	case PhaseModel:
-		return fmt.Sprintf("calling model (turn %d)", st.Turns+1)
+		if st.TurnNumber > 0 { // its turn has started: tools run while it streams
+			return fmt.Sprintf("calling the model (call %d) · running turn %d", st.Turns+1, st.TurnNumber)
+		}
+		return fmt.Sprintf("calling the model (call %d)", st.Turns+1)
 	case PhaseTools:
-		return fmt.Sprintf("running turn %d", st.Turns+1)
+		return fmt.Sprintf("running turn %d (of model call %d)", st.TurnNumber, st.Turns+1)
 	case PhaseDone:
 		return "done: " + st.StopReason
 	case PhaseCompacting:
-		return fmt.Sprintf("compacting the conversation (turn %d)", st.Turns+1)
+		return fmt.Sprintf("compacting the conversation (before model call %d)", st.Turns+1)
 	case PhaseBackground:
 		return "waiting for background tasks"
 	}
@@ -70,7 +73,7 @@ func phaseWords(st SessionState) string {
 func RenderSessionDetails(d SessionDetails) string {
 	st := d.State
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s** · %d of at most %d turns\n\n", phaseWords(st), st.Turns, d.MaxTurns)
+	fmt.Fprintf(&b, "**%s** · %d of at most %d model calls\n\n", phaseWords(st), st.Turns, d.MaxTurns)
 	fmt.Fprintf(&b, "| | |\n|---|---|\n")
 	if st.TurnID != "" {
 		fmt.Fprintf(&b, "| current turn | `%s` (its details list the tools and any approvals waited for) |\n", cell(st.TurnID))

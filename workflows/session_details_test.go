@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	sdkpb "go.temporal.io/api/sdk/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 
@@ -45,11 +46,17 @@ func TestSessionDetails(t *testing.T) {
 	if err := h.fake.WaitRequests(testenv.Context(t), 1); err != nil {
 		t.Fatal(err)
 	}
-	md := metadata(t, h.c, run)
+	// The Bash block has streamed (the message's end is held): the model activity had
+	// the session start the call's Turn, the first, before it handed the block over.
+	var md *sdkpb.WorkflowMetadata
+	poll(t, "the model call's turn to start", func() bool {
+		md = metadata(t, h.c, run)
+		return strings.Contains(md.GetCurrentDetails(), "current turn")
+	})
 	now := md.GetCurrentDetails()
 	for _, want := range []string{
-		"**calling model (turn 1)** · 0 of at most 100 turns\n",
-		"| current turn | `" + run.GetID() + "/turn-2` ",
+		"**calling the model (call 1) · running turn 1** · 0 of at most 100 model calls\n",
+		"| current turn | `" + run.GetID() + "/turn-1` ",
 		"| tokens | 0 in, 0 cache write, 0 cache read, 0 out |",
 		"| budget | last results 0 of 5000 chars · 0 results judged, 0 replaced |",
 	} {
@@ -59,7 +66,7 @@ func TestSessionDetails(t *testing.T) {
 	}
 	described := descriptions(md)
 	for _, name := range []string{workflows.SessionStateQuery, workflows.EventsQuery, workflows.SendUpdate,
-		workflows.StartTaskUpdate, workflows.SessionInterruptSignal} {
+		workflows.StartTaskUpdate, workflows.OpenTurnUpdate, workflows.SessionInterruptSignal} {
 		if described[name] == "" {
 			t.Errorf("%s has no description in the workflow metadata: %v", name, described)
 		}
@@ -81,7 +88,7 @@ func TestSessionDetails(t *testing.T) {
 	}
 	final := metadata(t, h.c, run).GetCurrentDetails()
 	for _, want := range []string{
-		"**done: end_turn** · 2 of at most 100 turns\n",
+		"**done: end_turn** · 2 of at most 100 model calls\n",
 		fmt.Sprintf("| tokens | %d in, %d cache write, %d cache read, %d out |", reported.InputTokens,
 			reported.CacheCreationInputTokens, reported.CacheReadInputTokens, reported.OutputTokens),
 		fmt.Sprintf("| last call | %d in, %d cache write, %d cache read, %d out · context %d of 200000 tokens |",
@@ -142,7 +149,7 @@ func TestSessionSearchAttributes(t *testing.T) {
 	if got := attrs(run.GetID()); got[searchattr.SessionID] != "sess-sa" || got[searchattr.Status] != workflows.StatusDone {
 		t.Fatalf("session search attributes %v", got)
 	}
-	if got := attrs(run.GetID() + "/turn-2"); got[searchattr.SessionID] != "sess-sa" || got[searchattr.Status] != workflows.StatusDone {
+	if got := attrs(run.GetID() + "/turn-1"); got[searchattr.SessionID] != "sess-sa" || got[searchattr.Status] != workflows.StatusDone {
 		t.Fatalf("turn search attributes %v", got)
 	}
 }

@@ -50,6 +50,14 @@ func (s *session) register(ctx workflow.Context) error {
 		}); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, OpenTurnUpdate,
+		func(ctx workflow.Context, req OpenTurnRequest) error { return s.openTurn(ctx) }, // session_turn.go
+		workflow.UpdateHandlerOptions{
+			Validator:   func(ctx workflow.Context, req OpenTurnRequest) error { return s.validOpenTurn(req) },
+			Description: "Start the Turn of the model call now streaming, before its first tool_use block is handed over (sent by the model activity).",
+		}); err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, CompactUpdate,
 		func(ctx workflow.Context, req CompactRequestArgs) error {
 			s.manualCompact = &req.Instructions
@@ -96,7 +104,7 @@ func (s *session) interruptTurn(ctx workflow.Context, req InterruptRequest) {
 
 func (s *session) stateQuery() (SessionState, error) {
 	st := SessionState{
-		SessionID: s.in.SessionID, Phase: s.phase, TurnID: s.turnID, Turns: s.turns,
+		SessionID: s.in.SessionID, Phase: s.phase, Turns: s.turns,
 		Messages: s.head.Conversation.Len(), Bytes: s.head.Conversation.Bytes(), PendingUser: len(s.pendingUser),
 		Runs: s.runs, Usage: s.usage, StopReason: s.stopReason, LastError: s.lastError,
 		LastUsage: s.lastUsage, Cost: s.cost, Model: s.model.Model, ContextWindow: s.model.ContextWindow,
@@ -104,6 +112,12 @@ func (s *session) stateQuery() (SessionState, error) {
 	}
 	if s.state != nil {
 		st.Seen, st.Replaced = len(s.state.SeenIDs), len(s.state.Replacements)
+	}
+	if s.turn != nil { // a model call's reserved Turn is not running until it starts
+		st.TurnID, st.TurnNumber = s.turnID, s.slot.no
+	}
+	if s.head.TurnsNumbered {
+		st.LastTurn = s.head.LastTurn
 	}
 	return st, nil
 }
@@ -118,7 +132,10 @@ func (s *session) eventsQuery(from int) (EventsResponse, error) {
 
 // note records an event for watchers.
 func (s *session) note(ev SessionEvent) {
-	ev.Turn, ev.TurnID = s.turns, s.turnID
+	ev.Turn = s.turns
+	if s.turn != nil { // a model call's Turn, once it has started
+		ev.TurnID = s.turnID
+	}
 	if len(ev.Text) > maxEventText {
 		cut := maxEventText
 		for cut > 0 && !utf8.RuneStart(ev.Text[cut]) {

@@ -3,7 +3,10 @@ package workflows_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"go.temporal.io/sdk/client"
 
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
@@ -149,5 +152,45 @@ func TestInterruptWithoutMessageSaysTheUserInterrupted(t *testing.T) {
 	}
 	if r := userResults(m[2])["s1"]; !r.IsError || r.Content != scheduler.InterruptedByUserMessage {
 		t.Fatalf("interrupted result %+v", r)
+	}
+}
+
+// A reply without tool calls starts no Turn (issue 32 item 9: the final answer left
+// an empty Turn, "No details available"), and turns are numbered one by one, their
+// summaries with the same number, on across a later prompt to the same session
+// (they were named after their messages, turn-2, turn-4, and summarised "Turn 1",
+// "Turn 2").
+func TestTextReplyStartsNoTurnAndTurnsAreNumbered(t *testing.T) {
+	h := newAgentHarness(t,
+		fakeanthropic.Response{Content: []wire.Block{use("n1", "Bash", map[string]any{"command": "echo one"})}},
+		fakeanthropic.Response{Content: []wire.Block{text("Now the second."), use("n2", "Bash", map[string]any{"command": "echo two"})}},
+		fakeanthropic.Response{Content: []wire.Block{text("both ran")}},
+		fakeanthropic.Response{When: "once more", Content: []wire.Block{use("n3", "Bash", map[string]any{"command": "echo three"})}},
+		fakeanthropic.Response{Content: []wire.Block{text("three ran")}},
+	)
+	first := h.start(workflows.SessionInput{Prompt: "echo two things", Options: fastOptions()})
+	if res := h.result(first); res.Text != "both ran" || res.Turns != 3 {
+		t.Fatalf("result %+v", res)
+	}
+	second := h.start(workflows.SessionInput{Prompt: "once more", Options: fastOptions()})
+	if res := h.result(second); res.Text != "three ran" {
+		t.Fatalf("second prompt: %+v", res)
+	}
+	for _, c := range []struct {
+		run  client.WorkflowRun
+		want []string
+	}{
+		{first, []string{first.GetID() + "/turn-1 Turn 1 of session s1", first.GetID() + "/turn-2 Turn 2 of session s1"}},
+		{second, []string{second.GetID() + "/turn-3 Turn 3 of session s1"}},
+	} {
+		var got []string
+		for _, ev := range testenv.History(t, h.c, c.run.GetID(), c.run.GetRunID()) {
+			if a := ev.GetStartChildWorkflowExecutionInitiatedEventAttributes(); a != nil {
+				got = append(got, a.GetWorkflowId()+" "+payloadString(t, ev.GetUserMetadata().GetSummary()))
+			}
+		}
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("turns started:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+		}
 	}
 }

@@ -15,9 +15,12 @@ import (
 // sessionHistories are recorded Session histories, oldest first; recording writes a
 // new one as the last. session_history.json predates tasks-start-as-streamed (its
 // Task starts when the message has ended); session_history_tasks.json has the Task
-// started by a StartTask update while the message streams.
+// started by a StartTask update while the message streams;
+// session_history_turn_on_tool_use.json has the turn started by the model activity's
+// OpenTurn update, numbered turn-1, and no turn for the final text-only reply.
 var sessionHistories = []string{"testdata/session_history.json", "testdata/session_history_tasks.json",
-	"testdata/session_history_cancelled.json"} // ended-status: a cancelled session with search attributes
+	"testdata/session_history_cancelled.json", // ended-status: a cancelled session with search attributes
+	"testdata/session_history_turn_on_tool_use.json"}
 
 // sessionRecorders record the newest history when it is not recordSessionHistory's.
 var sessionRecorders = map[string]func(t *testing.T, path string){

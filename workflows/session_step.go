@@ -15,31 +15,26 @@ import (
 // modelTimeout bounds one streaming model call.
 const modelTimeout = 10 * time.Minute
 
-// step makes one model call and runs the turn of its tool calls. The Turn is started
-// first, so that the model activity can hand it each tool_use block as soon as the
-// block has streamed: tools run while the model is still writing.
+// step makes one model call and runs the turn of its tool calls. The model activity
+// hands the Turn each tool_use block as soon as the block has streamed, so tools run
+// while the model is still writing; it has the session start the Turn just before
+// the first (session_turn.go), so a reply without tool calls starts none. (Sessions
+// from before turnOnToolUse started it before every call.)
 func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResult, error) {
 	seq := s.head.Next
 	s.head.Next++
 	s.callsThisRun++
-	s.turnID = fmt.Sprintf("%s/turn-%d", workflow.GetInfo(ctx).WorkflowExecution.ID, seq)
-	turnCtx, cancelTurn := workflow.WithCancel(ctx)
-	turnCtx = workflow.WithChildOptions(turnCtx, workflow.ChildWorkflowOptions{
-		WorkflowID:          s.turnID,
-		WaitForCancellation: true,
-		StaticSummary:       fmt.Sprintf("Turn %d of session %s", s.turns+1, s.in.SessionID),
-	})
-	s.turn = workflow.ExecuteChildWorkflow(turnCtx, TurnWorkflowName, TurnInput{
-		SessionID: s.in.SessionID, Workdir: s.in.Workdir, Context: s.context, Options: s.opts.Turn,
-		Settings: s.in.Settings, MCPTools: s.mcpTools, SearchAttributes: s.in.SearchAttributes,
-		PromptID: s.promptID(ctx), // session_prompt_id.go
-	})
+	cancelable, cancelTurn := workflow.WithCancel(ctx)
+	s.slot = s.reserveTurn(ctx, seq, cancelable) // session_turn.go
+	s.turnID = s.slot.id
 	defer func() {
-		s.turn, s.turnID, s.phase = nil, "", PhaseIdle
+		s.turn, s.turnID, s.slot, s.phase = nil, "", turnSlot{}, PhaseIdle
 		s.publish(ctx)
 	}()
-	if err := s.turn.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
-		return conversation.ModelReply{}, TurnResult{}, err
+	if !s.slot.lazy {
+		if err := s.openTurn(ctx); err != nil {
+			return conversation.ModelReply{}, TurnResult{}, err
+		}
 	}
 	prefix := s.head.Conversation // what the model is sent; a fork starts from it
 	s.tasks, s.taskCtx, s.taskPrefix = map[string]workflow.Future{}, ctx, prefix
@@ -53,11 +48,16 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 	var reply conversation.ModelReply
 	mreq := s.modelRequest(seq, prefix)
 	mreq.TurnID, mreq.TaskIntake = s.turnID, taskIntake
+	if s.slot.lazy {
+		mreq.OpenTurn, mreq.Turn = true, s.slot.no
+	}
 	s.ctxBytes = prefix.Bytes()
 	err := workflow.ExecuteActivity(s.modelCtx(ctx), contract.ModelActivityName, mreq).Get(ctx, &reply)
 	if err != nil {
 		cancelTurn()
-		_ = s.turn.Get(ctx, nil)                      // its tools stop before the session reports the failure
+		if s.turn != nil {
+			_ = s.turn.Get(ctx, nil) // its tools stop before the session reports the failure
+		}
 		return reply, TurnResult{}, modelFailure{err} // as it is: its error type tells why
 	}
 	s.head.Conversation = s.head.Conversation.Append(s.in.SessionID, seq, 1, reply.Size)
@@ -73,6 +73,14 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 		if _, started := s.tasks[tu.ID]; tu.Name == tool.TaskName && !started {
 			s.tasks[tu.ID] = s.startTask(ctx, tu, prefix)
 		}
+	}
+	if s.turn == nil {
+		if turnCalls(reply.ToolUses) { // the activity opens the turn before it hands a block over
+			return reply, TurnResult{}, fmt.Errorf("session: the model call of %s had tool calls but never opened its turn", s.turnID)
+		}
+		// Text only, or sub-agents only: no Turn, and the context is as it was.
+		s.pendingResults = s.collect(ctx, reply.ToolUses, nil, s.tasks)
+		return reply, TurnResult{Context: s.context}, nil
 	}
 	s.phase = PhaseTools
 	s.publish(ctx)
@@ -143,7 +151,7 @@ func (s *session) modelRequest(seq int, prefix conversation.Conversation) conver
 		SessionID: s.in.SessionID, Seq: seq, Conversation: prefix,
 		Model: s.model.Model, MaxTokens: s.model.MaxTokens, System: s.model.System,
 		Task: s.in.Depth < s.opts.MaxDepth, Forked: s.head.Forked, MCPTools: s.mcpTools,
-		Disabled: s.disabledTools(),
+		Disabled: s.disabledTools(), LastTurn: s.head.LastTurn, TurnsNumbered: s.head.TurnsNumbered,
 	}
 }
 

@@ -21,7 +21,7 @@ func TestCancelledSessionStatus(t *testing.T) {
 	ensureSearchAttributes(t)
 	h := newAgentHarness(t, fakeanthropic.Response{Content: []wire.Block{use("t1", "Bash", map[string]any{"command": "sleep 60"})}})
 	run := h.start(workflows.SessionInput{SessionID: "sess-cancel", Prompt: "go", Options: fastOptions(), SearchAttributes: true})
-	turn := h.c.GetWorkflow(testenv.Context(t), run.GetID()+"/turn-2", "")
+	turn := h.c.GetWorkflow(testenv.Context(t), run.GetID()+"/turn-1", "")
 	awaitTool(t, h.c, turn, "executing")
 	if err := h.c.CancelWorkflow(testenv.Context(t), run.GetID(), ""); err != nil {
 		t.Fatal(err)
@@ -88,7 +88,7 @@ func recordCancelledSessionHistory(t *testing.T, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	awaitTool(t, h.c, h.c.GetWorkflow(testenv.Context(t), run.GetID()+"/turn-2", ""), "executing")
+	awaitTool(t, h.c, h.c.GetWorkflow(testenv.Context(t), run.GetID()+"/turn-1", ""), "executing")
 	if err := h.c.CancelWorkflow(testenv.Context(t), run.GetID(), run.GetRunID()); err != nil {
 		t.Fatal(err)
 	}

@@ -53,6 +53,11 @@ type turn struct {
 	// repairs' results end with, by tool_use id (turn_repair.go).
 	repair bool
 	notes  map[string]string
+	// showFailures: failed calls are failed activities, refused calls are recorded,
+	// and the finished turn writes its calls to its memo (turn_failures.go).
+	showFailures bool
+	// records counts the RefusedCall records not yet written.
+	records int
 }
 
 // Turn runs the tool calls of one assistant turn with Claude Code's streaming
@@ -91,6 +96,7 @@ func (t *turn) run(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 		!(in.MCP && len(in.MCPTools) == 0)
 	t.rejectAlone = workflow.GetVersion(ctx, rejectedInputAlone, workflow.DefaultVersion, 1) >= 1
 	t.useRepair(ctx)
+	t.showFailures = workflow.GetVersion(ctx, failuresShown, workflow.DefaultVersion, 1) >= 1
 	if err := t.register(ctx); err != nil {
 		return TurnResult{}, err
 	}
@@ -104,13 +110,14 @@ func (t *turn) run(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 	t.add(in.Blocks)
 	t.ready = true
 
-	if err := workflow.Await(ctx, func() bool { return t.finished() && workflow.AllHandlersFinished(ctx) }); err != nil {
+	if err := workflow.Await(ctx, func() bool { return t.finished() && t.records == 0 && workflow.AllHandlersFinished(ctx) }); err != nil {
 		if temporal.IsCanceledError(err) {
 			t.upsertTerminal(ctx, StatusCancelled)
 		}
 		return TurnResult{}, fmt.Errorf("turn: %w", err)
 	}
-	t.publish() // the intake may have closed after the last tool was yielded
+	t.publish()      // the intake may have closed after the last tool was yielded
+	t.writeMemo(ctx) // turn_failures.go
 	return TurnResult{Results: t.emitted, Context: t.context,
 		Stop: t.gate.stop, StopReason: strings.Join(t.gate.stopReasons, "\n"), Notices: t.gate.notices}, nil
 }
@@ -127,6 +134,7 @@ func (t *turn) add(blocks []tool.Block) {
 		}
 		if !x.Known {
 			traceRefusedCall(t.siblingCtx, b, *x.Result, refusedUnknownTool) // turn_trace.go
+			t.recordRefused(b, *x.Result, "unknown tool")                    // turn_failures.go
 		}
 	}
 	t.pump()

@@ -92,6 +92,9 @@ type TurnInput struct {
 	// SearchAttributes says the namespace has ToolpipeSessionID and ToolpipeStatus
 	// registered, so the turn keeps them up to date; false on clusters without them.
 	SearchAttributes bool `json:"search_attributes,omitempty"`
+	// FailedCallsAttribute says the namespace also has ToolpipeFailedCalls (Int):
+	// the finished turn sets it to how many of its calls failed.
+	FailedCallsAttribute bool `json:"failed_calls_attribute,omitempty"`
 	// Settings are the hooks and permission policy the turn enforces; nil means
 	// none (every call runs, no hook).
 	Settings *TurnSettings `json:"settings,omitempty"`
@@ -163,6 +166,8 @@ type ToolState struct {
 	Safe        bool                   `json:"safe"`
 	Interrupt   tool.InterruptBehavior `json:"interrupt"`
 	IsError     bool                   `json:"is_error,omitempty"`
+	// Error is the first line of a finished call's error result, for people.
+	Error string `json:"error,omitempty"`
 }
 
 // TurnState is the State query's answer.

@@ -77,6 +77,7 @@ func (t *turn) detailsState() TurnState {
 		ts := ToolState{ID: x.Block.ID, Name: x.Block.Name, Description: x.Description, Status: x.Status}
 		if x.Result != nil {
 			ts.IsError = x.Result.IsError
+			ts.Error = errorFirstLine(*x.Result)
 		}
 		if t.awaitingApproval(x.Block.ID) {
 			ts.Status = StatusAwaitingApproval
@@ -95,21 +96,23 @@ func (t *turn) upsertStatus(ctx workflow.Context) {
 		return
 	}
 	status := StatusRunning
+	var extra []temporal.SearchAttributeUpdate
 	switch {
 	case t.terminal != "":
 		status = t.terminal
 	case t.finished():
 		status = StatusDone
+		extra = t.failedCallsUpdate() // turn_failures.go: in the same event as done
 	case len(t.pendingList()) > 0:
 		status = StatusWaiting
 	}
-	upsertSearchAttributes(ctx, t.in.SessionID, status)
+	upsertSearchAttributes(ctx, t.in.SessionID, status, extra...)
 }
 
 // upsertSearchAttributes sets ToolpipeSessionID and ToolpipeStatus, with one event
 // only when a value changes. The SDK keeps the values upserted so far (and those set
 // at start), also on replay: they are the state that says what changed.
-func upsertSearchAttributes(ctx workflow.Context, sessionID, status string) {
+func upsertSearchAttributes(ctx workflow.Context, sessionID, status string, extra ...temporal.SearchAttributeUpdate) {
 	statusKey := temporal.NewSearchAttributeKeyKeyword(searchattr.Status)
 	sessionKey := temporal.NewSearchAttributeKeyKeyword(searchattr.SessionID)
 	current := workflow.GetTypedSearchAttributes(ctx)
@@ -120,6 +123,7 @@ func upsertSearchAttributes(ctx workflow.Context, sessionID, status string) {
 	if v, ok := current.GetKeyword(sessionKey); !ok || v != sessionID {
 		updates = append(updates, sessionKey.ValueSet(sessionID))
 	}
+	updates = append(updates, extra...)
 	if len(updates) == 0 {
 		return
 	}
@@ -171,11 +175,15 @@ func RenderTurnDetails(s TurnState) string {
 	if len(s.Tools) == 0 {
 		return b.String()
 	}
-	b.WriteString("\n| # | id | call | state |\n|---:|---|---|---|\n")
+	b.WriteString("\n| # | id | call | state | error |\n|---:|---|---|---|---|\n")
 	rows := detailRows(s.Tools)
 	for _, i := range rows {
 		x := s.Tools[i]
-		fmt.Fprintf(&b, "| %d | `%s` | `%s` | %s |\n", i+1, cell(x.ID), cell(x.Description), stateWord(x))
+		errText := ""
+		if x.Error != "" {
+			errText = "`" + cell(x.Error) + "`"
+		}
+		fmt.Fprintf(&b, "| %d | `%s` | `%s` | %s | %s |\n", i+1, cell(x.ID), cell(x.Description), stateWord(x), errText)
 	}
 	if hidden := len(s.Tools) - len(rows); hidden > 0 {
 		fmt.Fprintf(&b, "\n%d finished tool call(s) not shown.\n", hidden)

@@ -119,7 +119,7 @@ func TestTurnCurrentDetails(t *testing.T) {
 	if !strings.Contains(final, "· 2 done · 1 error") || !strings.Contains(final, "| 1 | `b1` | `Bash(make build)` | done |") {
 		t.Errorf("final details:\n%s", final)
 	}
-	if got := activitySummaries(t, h.c, run); strings.Join(got, ";") != "Bash: `make build`;Read: `/tmp/r1`" {
+	if got := activitySummaries(t, h.c, run); strings.Join(got, ";") != "Nope (unknown tool);Bash: `make build`;Read: `/tmp/r1`" {
 		t.Errorf("activity summaries = %q", got)
 	}
 }
@@ -263,7 +263,7 @@ func TestRenderTurnDetailsApprovals(t *testing.T) {
 		"**2 tool call(s)** · 1 awaiting_approval · 1 executing\n",
 		"**Waiting for approval (1)**",
 		"- `b1` `Bash(git push)`: rule Bash(git push:*) asks",
-		"| 1 | `b1` | `Bash(git push)` | awaiting_approval |\n| 2 | `r1` | `Read(/a)` | executing |\n",
+		"| 1 | `b1` | `Bash(git push)` | awaiting_approval |  |\n| 2 | `r1` | `Read(/a)` | executing |  |\n",
 		"\n**Notices:**\n\n- `b1`: PreToolUse hooks took 0.8s\n",
 	} {
 		if !strings.Contains(md, want) {

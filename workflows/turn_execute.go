@@ -52,6 +52,7 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 			r = tool.ErrorResult(id, tool.UseError(err.Error()))
 		}
 		traceRefusedCall(t.siblingCtx, x.Block, r, refusedInput) // turn_trace.go
+		t.recordRefused(x.Block, r, "refused input")             // turn_failures.go
 		if t.rejectAlone {
 			if err := t.tracker.Reject(id, r); err != nil {
 				panic(err)
@@ -103,6 +104,7 @@ func (t *turn) call(b tool.Block, v verdict) tool.Call {
 		SessionID: t.in.SessionID, ToolUseID: b.ID, Name: b.Name,
 		Input: b.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles, PartialFiles: t.context.PartialFiles,
 		Sandbox: t.in.Settings.sandboxSettings(), SandboxOnly: v.sandboxOnly, ReadOnlySandbox: v.readOnly,
+		FailOnError: t.showFailures,
 	}
 	if s := t.in.Settings; s != nil {
 		c.Scope = t.searchScope(b.Name)
@@ -121,6 +123,9 @@ func (t *turn) execute(ctx workflow.Context, def *tool.Definition, b tool.Block,
 // callOutcome turns a tool activity's outcome into the tool's result, or reports
 // that the tool was cancelled (the cascade or an interrupt stopped it).
 func callOutcome(id string, out tool.Output, err error, retryable bool) (tool.Result, *tool.Modifier, bool) {
+	if o, ok := toolErrorOutput(err); ok { // turn_failures.go: an error result, as a failed activity
+		out, err = o, nil
+	}
 	switch {
 	case err == nil:
 		return tool.Result{ToolUseID: id, Content: out.Content, IsError: out.IsError}, out.Modifier, false

@@ -93,6 +93,7 @@ func (t *turn) state() (TurnState, error) {
 		}
 		if x.Result != nil {
 			ts.IsError = x.Result.IsError
+			ts.Error = errorFirstLine(*x.Result)
 		}
 		if t.awaitingApproval(x.Block.ID) {
 			ts.Status = StatusAwaitingApproval

@@ -87,10 +87,12 @@ func TestTurnMCPListsAndCalls(t *testing.T) {
 	}
 	events := testenv.History(t, h.c, run.GetID(), run.GetRunID())
 	types, summaries := scheduled(t, events)
-	if want := []string{contract.ListMCPToolsActivityName, contract.MCPCallActivityName, contract.MCPCallActivityName}; !slices.Equal(types, want) {
+	// The unknown MCP tool is a failed RefusedCall record, under its summary.
+	if want := []string{contract.ListMCPToolsActivityName, contract.MCPCallActivityName, contract.RefusedCallActivityName, contract.MCPCallActivityName}; !slices.Equal(types, want) {
 		t.Fatalf("activities %v, want %v", types, want)
 	}
-	if summaries[1] != "mcp__test__echo: `{\"text\":\"hi\"}`" || summaries[2] != "mcp__test__write_note: `{\"text\":\"note\"}`" {
+	if summaries[1] != "mcp__test__echo: `{\"text\":\"hi\"}`" || summaries[2] != "mcp__test__missing: `{}` (unknown tool)" ||
+		summaries[3] != "mcp__test__write_note: `{\"text\":\"note\"}`" {
 		t.Errorf("summaries %q", summaries)
 	}
 	if err := replayEvents(&historypb.History{Events: events}, ""); err != nil {
@@ -109,7 +111,7 @@ func TestTurnMCPListsAndCalls(t *testing.T) {
 	if res.Results[0].Content != "echo: given" || res.Results[1].Content != "<tool_use_error>Error: No such tool available: mcp__test__write_note</tool_use_error>" {
 		t.Fatalf("results %+v", res.Results)
 	}
-	if types, _ := scheduled(t, testenv.History(t, h.c, run.GetID(), run.GetRunID())); !slices.Equal(types, []string{contract.MCPCallActivityName}) {
+	if types, _ := scheduled(t, testenv.History(t, h.c, run.GetID(), run.GetRunID())); !slices.Equal(types, []string{contract.RefusedCallActivityName, contract.MCPCallActivityName}) {
 		t.Fatalf("activities %v", types)
 	}
 }

@@ -124,6 +124,9 @@ func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition
 	var out tool.Output
 	waitCtx, _ := workflow.NewDisconnectedContext(ctx)
 	err := fut.Get(waitCtx, &out)
+	if o, ok := toolErrorOutput(err); ok {
+		out = o // for the Response below; callOutcome reads it from err too
+	}
 	r, m, cancelled := callOutcome(b.ID, out, err, retryable)
 	return r, m, out.Response, cancelled
 }

@@ -16,8 +16,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/toolpipe/toolpipe/agentprompt"
+	"github.com/toolpipe/toolpipe/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/config"
-	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/modelinfo"
 	"github.com/toolpipe/toolpipe/toolenv"
 	tpworker "github.com/toolpipe/toolpipe/worker"
@@ -201,7 +201,8 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 	}
 	in := workflows.SessionInput{
 		MCP: mcp, SearchAttributes: e.conn.HasSearchAttributes(ctx),
-		SessionID: e.cfg.Session, Prompt: prompt, Workdir: e.cfg.Workdir,
+		FailedCallsAttribute: e.conn.HasFailedCallsAttribute(ctx),
+		SessionID:            e.cfg.Session, Prompt: prompt, Workdir: e.cfg.Workdir,
 		Model: workflows.ModelOptions{Model: f.model, MaxTokens: f.maxTokens, ContextWindow: f.window,
 			System: agentprompt.Build(agentprompt.Options{System: f.system, Append: f.appendSys, Workdir: e.cfg.Workdir, Home: home(), Now: time.Now()})},
 		Settings: settings,

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/fakeanthropic"
 	"github.com/toolpipe/toolpipe/wire"
 )
 

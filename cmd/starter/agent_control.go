@@ -88,7 +88,16 @@ func agentStatusCmd() *cobra.Command {
 			if st.LastError != "" {
 				fmt.Fprintf(w, "last error\t%s\n", st.LastError)
 			}
-			fmt.Fprintf(w, "turns\t%d\n", st.Turns)
+			// Model calls are what --max-turns counts; a call whose reply has tool calls
+			// runs them in a Turn, numbered as its workflow id (turn-N).
+			calls := fmt.Sprint(st.Turns)
+			if st.Phase == workflows.PhaseModel || st.Phase == workflows.PhaseTools {
+				calls += fmt.Sprintf(" (call %d running)", st.Turns+1)
+			}
+			fmt.Fprintf(w, "model calls\t%s\n", calls)
+			if st.LastTurn > 0 {
+				fmt.Fprintf(w, "turns\t%d\n", st.LastTurn)
+			}
 			for _, t := range st.BackgroundTasks {
 				fmt.Fprintf(w, "background task\t%s %s: %s\n", t.ID, t.Status, t.Command)
 			}
@@ -110,7 +119,7 @@ func agentStatusCmd() *cobra.Command {
 			if st.TurnID == "" {
 				return nil
 			}
-			fmt.Fprintf(out, "%s turn %s:\n", map[bool]string{false: "running", true: "paused"}[paused != ""], st.TurnID)
+			fmt.Fprintf(out, "%s turn %d, %s:\n", map[bool]string{false: "running", true: "paused"}[paused != ""], st.TurnNumber, st.TurnID)
 			ts, err := e.turnState(cmd.Context(), st.TurnID) // closed.go
 			if err != nil {
 				fmt.Fprintf(out, "  (its state is not available: %v)\n", err)

@@ -34,7 +34,7 @@ func TestAgentFakeModelExample(t *testing.T) {
 	// Off a terminal, stderr has a line per model call and plain progress lines for
 	// every turn's tools (agent_view.go).
 	for _, want := range []string{
-		"● turn 1: calling ", "● turn 3: calling ",
+		"● model call 1: ", "● model call 3: ",
 		"  toolu_a1 Glob(examples/project/*.go): done",
 		"  toolu_a2 Grep(",
 		"  toolu_a3 Bash(wc -l examples/project/main.go): done",

@@ -76,8 +76,17 @@ func (v *agentView) event(ctx context.Context, ev workflows.SessionEvent) {
 	}
 	switch ev.Kind {
 	case workflows.EventModel:
-		fmt.Fprintf(v.p, "● turn %d: calling %s\n", ev.Turn+1, ev.Text)
+		// A model call starts: the previous call's turn is over. Its own turn, if its
+		// reply has tool calls, comes with the event that starts it (EventTurn).
+		if ev.TurnID == "" && v.turnID != "" {
+			v.endTurn(ctx)
+			v.turnID = ""
+			v.p = newProgress(v.stderr, v.tty, v.width)
+		}
+		fmt.Fprintf(v.p, "● model call %d: %s\n", ev.Turn+1, ev.Text)
 		return
+	case workflows.EventTurn:
+		return // the watching has started above
 	case workflows.EventToolResult:
 		if v.w != nil {
 			v.w.result(tool.Result{ToolUseID: ev.ToolUseID, Content: ev.Text, IsError: ev.IsError})

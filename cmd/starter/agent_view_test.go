@@ -28,11 +28,12 @@ type agentStep struct {
 	at    time.Time
 }
 
-// agentScript is a session of two turns: the first calls two tools, seen queued,
-// running (a command printing) and done; the second answers.
+// agentScript is a session of two model calls: the first's reply calls two tools,
+// seen queued, running (a command printing) and done, in turn 1; the second answers
+// with text only, and starts no turn.
 func agentScript() []agentStep {
 	t0 := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	const turn1, turn2 = "session-demo/turn-2", "session-demo/turn-5"
+	const turn1 = "session-demo/turn-1"
 	ev := func(e workflows.SessionEvent) agentStep { return agentStep{ev: &e} }
 	frame := func(sec int, lines ...toolLine) agentStep {
 		return agentStep{frame: lines, at: t0.Add(time.Duration(sec) * time.Second)}
@@ -40,7 +41,8 @@ func agentScript() []agentStep {
 	glob, bash := "Glob(**/*.go)", "Bash(go test ./...)"
 	return []agentStep{
 		ev(workflows.SessionEvent{Kind: workflows.EventUser, Text: "Count the Go files and run the tests"}),
-		ev(workflows.SessionEvent{Kind: workflows.EventModel, Text: "claude-sonnet-4-5", TurnID: turn1}),
+		ev(workflows.SessionEvent{Kind: workflows.EventModel, Text: "claude-sonnet-4-5"}),
+		ev(workflows.SessionEvent{Kind: workflows.EventTurn, Text: turn1, TurnID: turn1}),
 		ev(workflows.SessionEvent{Kind: workflows.EventAssistant, Text: "I will look around.", TurnID: turn1}),
 		ev(workflows.SessionEvent{Kind: workflows.EventToolUse, Text: glob, ToolUseID: "toolu_01", TurnID: turn1}),
 		frame(0, toolLine{ID: "toolu_01", Call: glob, State: "executing"}),
@@ -51,8 +53,8 @@ func agentScript() []agentStep {
 			toolLine{ID: "toolu_02", Call: bash, State: "error", Elapsed: 2500 * time.Millisecond, LastLine: "Exit code 1"}),
 		ev(workflows.SessionEvent{Kind: workflows.EventToolResult, Text: "a.go\nb.go\n", ToolUseID: "toolu_01", TurnID: turn1}),
 		ev(workflows.SessionEvent{Kind: workflows.EventToolResult, Text: "Exit code 1\nFAIL example.com/b", ToolUseID: "toolu_02", IsError: true, TurnID: turn1}),
-		ev(workflows.SessionEvent{Kind: workflows.EventModel, Text: "claude-sonnet-4-5", Turn: 1, TurnID: turn2}),
-		ev(workflows.SessionEvent{Kind: workflows.EventAssistant, Text: "Two Go files; the tests of b fail.", Turn: 1, TurnID: turn2}),
+		ev(workflows.SessionEvent{Kind: workflows.EventModel, Text: "claude-sonnet-4-5", Turn: 1}),
+		ev(workflows.SessionEvent{Kind: workflows.EventAssistant, Text: "Two Go files; the tests of b fail.", Turn: 1}),
 		ev(workflows.SessionEvent{Kind: workflows.EventStop, Text: "end_turn", Turn: 2}),
 	}
 }
@@ -83,7 +85,7 @@ func playAgent(t *testing.T, tty bool) ([]byte, []*scriptedWatch) {
 // goes above it, and a finished turn's frame stays where it was.
 func TestAgentViewOnTerminal(t *testing.T) {
 	out, watches := playAgent(t, true)
-	if len(watches) != 2 || !watches[0].stopped || !watches[1].stopped || strings.Join(watches[0].results, ",") != "toolu_01,toolu_02" {
+	if len(watches) != 1 || !watches[0].stopped || strings.Join(watches[0].results, ",") != "toolu_01,toolu_02" {
 		t.Errorf("turn watchers: %+v", watches)
 	}
 	golden(t, "agent_tty.golden", out)

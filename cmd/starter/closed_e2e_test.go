@@ -84,7 +84,7 @@ func TestRerunOfAFinishedTurnMakesNoQuery(t *testing.T) {
 	before = queries()
 	for _, args := range [][]string{{"agent", "status", "demo"}, {"status", "session-demo"}} {
 		out, _ := output(t, strings.Join(args, " "), starter(t, state, args...))
-		if !strings.Contains(string(out), "phase             done end_turn") || !strings.Contains(string(out), "turns             3") {
+		if !strings.Contains(string(out), "phase             done end_turn") || !strings.Contains(string(out), "model calls       3") || !strings.Contains(string(out), "turns             2") {
 			t.Errorf("%s of the finished session:\n%s", strings.Join(args, " "), out)
 		}
 	}

@@ -139,15 +139,17 @@ func (w *watcher) result(r tool.Result) {
 	}
 }
 
-// stop ends the polling and draws the final state once more. When every tool last
-// seen has its result it draws from those, without asking the turn again: a query
+// stop ends the polling and draws the final state once more. When the tools last
+// seen are exactly those with a result it draws from those, without asking the turn again: a query
 // on a finished turn makes a worker replay its whole history.
 func (w *watcher) stop(ctx context.Context) {
 	w.stopOnce.Do(func() {
 		close(w.quit)
 		<-w.done
 		w.mu.Lock()
-		complete := len(w.last.Tools) > 0 && len(w.results) >= len(w.last.Tools)
+		// Complete: the last state read lists every call that yielded a result, and
+		// each of them has yielded (a call added after that read is not drawn from it).
+		complete := len(w.last.Tools) > 0 && len(w.results) == len(w.last.Tools)
 		for _, t := range w.last.Tools {
 			complete = complete && w.results[t.ID]
 		}

@@ -113,6 +113,7 @@ func (e *env) startOrAttach(ctx context.Context, named []tool.Block, in workflow
 	in.Context.ReadFiles = files
 	in.Options.HeartbeatTimeout = e.cfg.HeartbeatTimeout
 	in.SearchAttributes = e.conn.HasSearchAttributes(ctx)
+	in.FailedCallsAttribute = in.SearchAttributes && e.conn.HasFailedCallsAttribute(ctx)
 	settings, err := turnSettings(e.cfg, os.Stderr) // settings.go
 	if err != nil {
 		return nil, err

@@ -2,17 +2,33 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"go.temporal.io/server/temporaltest"
 
 	"github.com/toolpipe/toolpipe"
-	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
-	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/fakeanthropic"
 	"github.com/toolpipe/toolpipe/wire"
 )
+
+// testServer is a Temporal server of the test's own, in memory; like the rest of
+// this directory it uses only public packages, so the example can be copied out.
+func testServer(t *testing.T) *temporaltest.TestServer {
+	return temporaltest.NewServer(temporaltest.WithT(t))
+}
+
+// testContext bounds a test's calls.
+func testContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
 
 // startScriptedModel starts the fake model on the example's script.json, the one its
 // usage line passes to --fake-model, until the test ends.
@@ -44,7 +60,7 @@ func TestDeployPreviewEndToEnd(t *testing.T) {
 	}
 	stateDir := t.TempDir()
 	var out bytes.Buffer
-	res, err := runSession(testenv.Context(t), testenv.Client(), stateDir, &toolpipe.Model{APIKey: "k", BaseURL: fake.URL()},
+	res, err := runSession(testContext(t), testServer(t).GetDefaultClient(), stateDir, &toolpipe.Model{APIKey: "k", BaseURL: fake.URL()},
 		site, "e2e", "Deploy a preview of feature-x", &out)
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/toolpipe/toolpipe"
-	"github.com/toolpipe/toolpipe/internal/testenv"
 )
 
 // TestStarterAgentOnTheProgramsQueue: `starter agent` against a cluster (here the
@@ -29,7 +28,8 @@ func TestStarterAgentOnTheProgramsQueue(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(site, "index.html"), []byte("<h1>hi</h1>\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stop, err := startWorker(testenv.Client(), stateDir, &toolpipe.Model{APIKey: "k", BaseURL: fake.URL()})
+	srv := testServer(t)
+	stop, err := startWorker(srv.GetDefaultClient(), stateDir, &toolpipe.Model{APIKey: "k", BaseURL: fake.URL()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestStarterAgentOnTheProgramsQueue(t *testing.T) {
 
 	cmd := exec.Command(bin, "agent", "--task-queue", taskQueue, "--state-dir", stateDir, "--workdir", site,
 		"--session", "cli", "Deploy a preview of feature-x")
-	cmd.Env = append(os.Environ(), "TEMPORAL_ADDRESS="+testenv.Server().GetFrontendHostPort(), "TEMPORAL_NAMESPACE="+testenv.Server().GetDefaultNamespace())
+	cmd.Env = append(os.Environ(), "TEMPORAL_ADDRESS="+srv.GetFrontendHostPort(), "TEMPORAL_NAMESPACE="+srv.GetDefaultNamespace())
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("starter agent: %v\n%s", err, out)

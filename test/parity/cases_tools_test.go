@@ -135,7 +135,7 @@ var bashCases = []parityCase{
 	{name: "bash_trailing_blank", blocks: []caseBlock{blk("Bash", `{"command":"printf 'a\\n\\n\\n'"}`)}},
 	{name: "bash_sibling", blocks: []caseBlock{blk("Bash", `{"command":"exit 1"}`), blk("Bash", `{"command":"sleep 1; echo late"}`)},
 		differs: diffCascade, want: map[int]func(result) string{1: isErrorWith("Cancelled: parallel tool call Bash(exit 1) errored")}},
-	{name: "bash_ro_sibling", blocks: []caseBlock{blk("Bash", `{"command":"ls /nonexistent-parity"}`), blk("Bash", `{"command":"sleep 1 && echo late"}`)},
+	{name: "bash_ro_sibling", blocks: []caseBlock{blk("Bash", `{"command":"ls /nonexistent-parity"}`), blk("Bash", `{"command":"sleep 3 && echo late"}`)},
 		differs: diffCascade, want: map[int]func(result) string{1: isErrorWith("Cancelled: parallel tool call Bash(ls /nonexistent-parity) errored")}},
 }
 
