@@ -7,6 +7,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/scheduler"
 	"github.com/toolpipe/toolpipe/tool"
@@ -21,15 +22,11 @@ const LostWorkerMessage = "interrupted: the worker running this tool was lost; i
 // and said so (ErrWorkerShutdown).
 const ShutdownWorkerMessage = "interrupted: the worker running this tool shut down and stopped it before it finished; it may have partially run"
 
-// Error types of a tool attempt that its worker's end stopped (package worker
-// reports them): both count as a lost worker, like a heartbeat timeout.
+// Error types of a tool attempt that its worker's end stopped: contract's, named
+// here too for the Go API's readers (package worker reports them).
 const (
-	// ErrWorkerLost: another worker found the attempt's worker process dead (its
-	// lock in the state directory was free) and failed the attempt at once.
-	ErrWorkerLost = "WorkerLost"
-	// ErrWorkerShutdown: the worker shut down gracefully while the tool ran and
-	// stopped it when its grace ran out.
-	ErrWorkerShutdown = "WorkerShutdown"
+	ErrWorkerLost     = contract.ErrWorkerLost
+	ErrWorkerShutdown = contract.ErrWorkerShutdown
 )
 
 // start runs the pipeline of DESIGN §3.8 for a tool the scan marked executing. It
