@@ -22,7 +22,6 @@ import (
 // them. The placement is workflow state: a continued run and every sub-agent get
 // their session's, and the session's details show it.
 
-
 // placeTimeout bounds one PlaceSession attempt; the retries go on until a host has
 // room, each possibly on another host.
 const placeTimeout = 30 * time.Second
