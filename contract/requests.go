@@ -1,8 +1,7 @@
 package contract
 
 import (
-	"path/filepath"
-
+	"github.com/toolpipe/toolpipe/internal/statedir"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -25,9 +24,9 @@ type BackgroundOutcome struct {
 }
 
 // BackgroundTasksDir is where a session's background tasks write their output:
-// <state dir>/<session>/tasks, beside its tool-results directory.
+// <state dir>/<session>/tasks, beside its tool-results directory (statedir).
 func BackgroundTasksDir(resultsDir string) string {
-	return filepath.Join(filepath.Dir(resultsDir), "tasks")
+	return statedir.OfResults(resultsDir).Tasks()
 }
 
 // ListMCPToolsRequest asks for the tools of the servers in Workdir's .mcp.json.

@@ -4,16 +4,16 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/toolpipe/toolpipe/internal/statedir"
 	"github.com/toolpipe/toolpipe/wire"
 )
 
 // TranscriptFile is the name of a session's transcript under its state directory
 // (<state dir>/<session>/transcript.jsonl): the file hooks get as transcript_path.
-const TranscriptFile = "transcript.jsonl"
+const TranscriptFile = statedir.TranscriptFile
 
 // TranscriptPath is where the transcript of a session lives, given the state
 // directory shared by the starter and the workers.
@@ -21,7 +21,7 @@ func TranscriptPath(stateDir, sessionID string) string {
 	if sessionID == "" {
 		sessionID = "default"
 	}
-	return filepath.Join(stateDir, strings.ReplaceAll(sessionID, "/", "_"), TranscriptFile)
+	return statedir.Dir(stateDir).Session(strings.ReplaceAll(sessionID, "/", "_")).Transcript()
 }
 
 // TranscriptVersion is written as each entry's "version", where Claude Code writes

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolpipe/toolpipe/internal/blobstore"
+	"github.com/toolpipe/toolpipe/internal/statedir"
 	"github.com/toolpipe/toolpipe/persisted"
 )
 
@@ -88,7 +89,7 @@ func (s *FS) Path(session, toolUseID string, structured bool) (string, error) {
 	}
 	// sessionPath checks the session id before the tool_use_id is checked, so its
 	// error wins when both are wrong, as it always has.
-	p, err := sessionPath(s.dir, session, "tool-results", toolUseID+ext)
+	p, err := sessionPath(s.dir, session, statedir.ToolResultsDir, toolUseID+ext)
 	if err != nil {
 		return "", err
 	}

@@ -12,12 +12,13 @@ import (
 	"syscall"
 
 	"github.com/toolpipe/toolpipe/internal/blobstore"
+	"github.com/toolpipe/toolpipe/internal/statedir"
 )
 
 // ReadStateFile is the name, under a session's state directory, of the files the
 // session has read: what lets an Edit in one `starter run` follow a Read in an
 // earlier one, as Claude Code's readFileState does within one session.
-const ReadStateFile = "read-state.json"
+const ReadStateFile = statedir.ReadStateFile
 
 // ReadState keeps the read files of sessions in the blob store. The read-merge-write
 // of Add holds a lock file in the local state directory: the runs of a session that

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/toolpipe/toolpipe/internal/blobstore"
+	"github.com/toolpipe/toolpipe/internal/statedir"
 )
 
 // Retention: what toolpipe keeps in the state directory (persisted outputs under
@@ -46,12 +46,12 @@ type SweepReport struct {
 }
 
 // reserved are the state directory's entries that are not sessions
-// (blobstore.Reserved: payloads/ and checkpoints/ are the blob store's shared
+// (statedir.Reserved: payloads/ and checkpoints/ are the blob store's shared
 // objects, workers/ and queues/ hold the live workers' locks and running records,
 // worker/lost.go, cache/ a host's checkpoint indexes).
 var reserved = func() map[string]bool {
 	m := map[string]bool{}
-	for _, n := range blobstore.Reserved {
+	for _, n := range statedir.Reserved {
 		m[n] = true
 	}
 	return m
@@ -89,7 +89,7 @@ func Sweep(stateDir string, p SweepPolicy) (SweepReport, error) {
 	if !p.OldestStart.IsZero() && p.OldestStart.Before(before) {
 		before = p.OldestStart
 	}
-	payloads, err := os.ReadDir(filepath.Join(stateDir, "payloads"))
+	payloads, err := os.ReadDir(statedir.Dir(stateDir).Payloads())
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return rep, fmt.Errorf("persist: sweep payloads: %w", err)
 	}
@@ -101,7 +101,7 @@ func Sweep(stateDir string, p SweepPolicy) (SweepReport, error) {
 		rep.Payloads++
 		rep.Bytes += info.Size()
 		if !p.DryRun {
-			_ = os.Remove(filepath.Join(stateDir, "payloads", e.Name()))
+			_ = os.Remove(filepath.Join(statedir.Dir(stateDir).Payloads(), e.Name()))
 		}
 	}
 	return rep, nil

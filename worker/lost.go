@@ -24,6 +24,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/contract"
+	"github.com/toolpipe/toolpipe/internal/statedir"
 )
 
 // Without help, the server learns that a worker died only when its tools' heartbeat
@@ -42,9 +43,6 @@ import (
 // its lock, so it is never swept: only its heartbeat timeout can declare it lost,
 // as before. A worker that shuts down gracefully says so itself: the tools still
 // running when its grace ends report contract.ErrWorkerShutdown before it exits.
-
-// workersDir holds the live workers' directories, under the state directory.
-const workersDir = "workers"
 
 // liveness is one worker's directory, its held lock and its running records.
 type liveness struct {
@@ -104,7 +102,7 @@ func openLiveness(stateDir, queue string, c client.Client, log *slog.Logger) (*l
 // newLiveness creates and locks this worker's directory. It is created under a
 // dot name and renamed once locked, so a sweep never sees it unlocked.
 func newLiveness(stateDir, queue string, c client.Client, log *slog.Logger) (*liveness, error) {
-	root := filepath.Join(stateDir, workersDir)
+	root := statedir.Dir(stateDir).Workers()
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		return nil, fmt.Errorf("worker: %w", err)
 	}

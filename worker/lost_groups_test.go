@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/toolpipe/toolpipe/internal/statedir"
 )
 
 // The command name may hold spaces and parentheses: fields count after its last ')'.
@@ -70,7 +72,7 @@ func TestLivenessWithoutFileLocks(t *testing.T) {
 			if err != nil || live != nil {
 				t.Fatalf("openLiveness = %v, %v; want nil, nil (run without records)", live, err)
 			}
-			if entries, _ := os.ReadDir(filepath.Join(state, workersDir)); len(entries) != 0 {
+			if entries, _ := os.ReadDir(filepath.Join(statedir.Dir(state).Workers())); len(entries) != 0 {
 				t.Fatalf("workers/ holds %d entries, want none", len(entries))
 			}
 		})

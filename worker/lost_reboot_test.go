@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolpipe/toolpipe/internal/statedir"
 	"go.temporal.io/server/temporaltest"
 )
 
@@ -19,7 +20,7 @@ import (
 // recorded as pid's.
 func deadWorkerDir(t *testing.T, state, name, namespace, boot string, pid int) string {
 	t.Helper()
-	dir := filepath.Join(state, workersDir, name)
+	dir := filepath.Join(statedir.Dir(state).Workers(), name)
 	for _, sub := range []string{"running", groupsDir} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o700); err != nil {
 			t.Fatal(err)
@@ -68,8 +69,8 @@ func TestSweepAfterReboot(t *testing.T) {
 
 	state := t.TempDir()
 	old := deadWorkerDir(t, state, "1-old", srv.GetDefaultNamespace(), "a-boot-before-this-one", sleeper.Process.Pid)
-	abandoned := filepath.Join(state, workersDir, ".new-old")
-	fresh := filepath.Join(state, workersDir, ".new-fresh")
+	abandoned := filepath.Join(statedir.Dir(state).Workers(), ".new-old")
+	fresh := filepath.Join(statedir.Dir(state).Workers(), ".new-fresh")
 	for _, d := range []string{abandoned, fresh} {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			t.Fatal(err)

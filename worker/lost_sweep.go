@@ -19,6 +19,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/toolpipe/toolpipe/contract"
+	"github.com/toolpipe/toolpipe/internal/statedir"
 )
 
 // sweepFor bounds how long a sweep keeps trying while the server is away (an
@@ -54,7 +55,7 @@ func sweepLost(ctx context.Context, stateDir string, c client.Client, log *slog.
 // sweepOnce goes through the workers' directories once; again is true when one
 // could not be finished because the server did not answer.
 func sweepOnce(ctx context.Context, stateDir string, c client.Client, log *slog.Logger) (failed int, again bool) {
-	root := filepath.Join(stateDir, workersDir)
+	root := statedir.Dir(stateDir).Workers()
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return 0, false // no worker ever ran here

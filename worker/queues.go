@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/toolpipe/toolpipe/internal/statedir"
 )
 
 // Many clients share one state directory and its embedded server. Each starter
@@ -42,7 +44,7 @@ type QueueLock struct{ f *os.File }
 
 func queueLockPath(stateDir, queue string) string {
 	sum := sha256.Sum256([]byte(queue))
-	return filepath.Join(stateDir, "queues", hex.EncodeToString(sum[:16])+".lock")
+	return filepath.Join(statedir.Dir(stateDir).Queues(), hex.EncodeToString(sum[:16])+".lock")
 }
 
 func openQueueLock(stateDir, queue string) (*os.File, error) {

@@ -3,7 +3,6 @@ package workflows
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/internal/statedir"
 )
 
 // KeepShare is the share of the context window that the most recent messages kept
@@ -113,7 +113,7 @@ func (s *session) compact(ctx workflow.Context, trigger, instructions string) er
 	})
 	req := contract.CompactRequest{
 		Model: s.modelRequest(seq, s.head.Conversation), Instructions: instructions, Trigger: trigger,
-		Dir: filepath.Join(filepath.Dir(s.resultsDir), "conversation"),
+		Dir: statedir.OfResults(s.resultsDir).Conversation(),
 	}
 	keep := workflow.GetVersion(ctx, compactionKeepsRecent, workflow.DefaultVersion, 1) >= 1
 	if keep {

@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/internal/statedir"
 )
 
 // The Claude Agent SDK's hooks registered in code (initialize's hooks: callbacks
@@ -72,7 +73,7 @@ func socketPath(stateDir, session string) (string, error) {
 // a token in a hook command (which the history shows) opens only its session's
 // socket, and a later process of the same state directory accepts it.
 func bridgeKey(stateDir string) ([]byte, error) {
-	path := filepath.Join(stateDir, "claude", "hook-key")
+	path := filepath.Join(statedir.Dir(stateDir).Claude(), "hook-key")
 	if b, err := os.ReadFile(path); err == nil && len(b) >= 32 {
 		return b, nil
 	}

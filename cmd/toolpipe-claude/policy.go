@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/internal/statedir"
 	"github.com/toolpipe/toolpipe/permissions"
 	"github.com/toolpipe/toolpipe/sandbox"
 	"github.com/toolpipe/toolpipe/settings"
@@ -47,7 +48,7 @@ func turnSettings(o options, in policyInput) (*workflows.TurnSettings, []string,
 		warnings = append(warnings, "--setting-sources: the project's .claude/settings.json and settings.local.json are read together")
 	}
 	if !slices.Contains(sources, "user") {
-		load.UserDir = filepath.Join(in.stateDir, "claude", "no-user-settings") // never created: no user file
+		load.UserDir = filepath.Join(statedir.Dir(in.stateDir).Claude(), "no-user-settings") // never created: no user file
 	}
 	if in.mode != "" {
 		load.UserMode = in.mode
@@ -158,7 +159,7 @@ func settingsFile(v, stateDir string) (string, error) {
 		return "", fmt.Errorf("--settings: the JSON object does not parse")
 	}
 	sum := sha256.Sum256([]byte(t))
-	path := filepath.Join(stateDir, "claude", "settings", hex.EncodeToString(sum[:8])+".json")
+	path := filepath.Join(statedir.Dir(stateDir).Claude(), "settings", hex.EncodeToString(sum[:8])+".json")
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return "", err
 	}

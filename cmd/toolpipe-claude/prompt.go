@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/toolpipe/toolpipe/agentprompt"
+	"github.com/toolpipe/toolpipe/internal/statedir"
 	"github.com/toolpipe/toolpipe/toolenv"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -179,7 +180,7 @@ func (dr *driver) pickSession(ctx context.Context, d *durable) (session, fork st
 // lastPath is where the working directory's last session is noted (--continue).
 func (dr *driver) lastPath() string {
 	sum := sha256.Sum256([]byte(dr.workdir))
-	return filepath.Join(dr.cfg.StateDir, "claude", "last", hex.EncodeToString(sum[:8]))
+	return filepath.Join(statedir.Dir(dr.cfg.StateDir).Claude(), "last", hex.EncodeToString(sum[:8]))
 }
 
 func (dr *driver) last() string {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolpipe/toolpipe/internal/statedir"
 	"github.com/toolpipe/toolpipe/persisted"
 )
 
@@ -64,31 +65,19 @@ func (k Kind) String() string {
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// The top-level names of the state directory that are not sessions: the store's own
-// (payloads/, checkpoints/) and the local ones a file:// store shares its root with
-// (workers/ and queues/ hold a host's locks, cache/ its checkpoint git index). A
-// session with one of these ids would collide with them; a retention sweep must
-// leave them alone.
+// The layout's names are statedir's (one home: internal/statedir); the keys below
+// are built from them so that a file:// store's root reads as a state directory.
 const (
-	PayloadsDir    = "payloads"
-	CheckpointsDir = "checkpoints"
-	WorkersDir     = "workers"
-	QueuesDir      = "queues"
-	CacheDir       = "cache"
-)
-
-// Reserved lists the top-level names above.
-var Reserved = []string{PayloadsDir, CheckpointsDir, WorkersDir, QueuesDir, CacheDir}
-
-// The file names inside a session's directory.
-const (
-	ToolResultsDir  = "tool-results"
-	ConversationDir = "conversation"
-	RecordsDir      = "records"
-	HeadFile        = "head.json"
-	TranscriptFile  = "transcript.jsonl"
-	ReadStateFile   = "read-state.json"
-	TasksDir        = "tasks"
+	PayloadsDir     = statedir.PayloadsDir
+	CheckpointsDir  = statedir.CheckpointsDir
+	CacheDir        = statedir.CacheDir
+	ToolResultsDir  = statedir.ToolResultsDir
+	ConversationDir = statedir.ConversationDir
+	RecordsDir      = statedir.RecordsDir
+	HeadFile        = statedir.HeadFile
+	TranscriptFile  = statedir.TranscriptFile
+	ReadStateFile   = statedir.ReadStateFile
+	TasksDir        = statedir.TasksDir
 )
 
 // Key names one object. The zero Key is invalid; build keys with the functions below.

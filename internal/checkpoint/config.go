@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/toolpipe/toolpipe/internal/blobstore"
+	"github.com/toolpipe/toolpipe/internal/statedir"
 )
 
 // DefaultExcludes are left out of every checkpoint besides what the workspace's
@@ -49,7 +50,7 @@ type Config struct {
 
 // DefaultCacheDir is where a state directory keeps its checkpoint caches.
 func DefaultCacheDir(stateDir string) string {
-	return filepath.Join(stateDir, blobstore.CacheDir, "checkpoints")
+	return filepath.Join(statedir.Dir(stateDir).Cache(), "checkpoints")
 }
 
 // Checkpointer captures and restores workspaces. It is safe for concurrent use;
