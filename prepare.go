@@ -10,8 +10,8 @@ import (
 
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/internal/preview"
 	"github.com/toolpipe/toolpipe/mcptools"
-	"github.com/toolpipe/toolpipe/persisted"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/sandbox"
 	"github.com/toolpipe/toolpipe/settings"
@@ -138,7 +138,7 @@ func (c *Client) loadSettings(session, workdir string, s Settings, warn func(str
 // checkPlace checks a session id and working directory: the session names a
 // directory of the state directory.
 func checkPlace(session, workdir string) error {
-	if err := persisted.ValidateName("session", session); err != nil {
+	if err := preview.ValidateName("session", session); err != nil {
 		return invalid("%v: a session must be usable as a directory name (no '/', '\\', '..' or NUL)", strings.TrimPrefix(err.Error(), "persist: "))
 	}
 	if workdir == "" || !filepath.IsAbs(workdir) {

@@ -16,7 +16,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/toolpipe/toolpipe/contract"
-	"github.com/toolpipe/toolpipe/search"
+	"github.com/toolpipe/toolpipe/internal/filesearch"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -36,7 +36,7 @@ var globDescription = fmt.Sprintf(`Finds files whose paths match a glob pattern,
 - It searches the working directory, or path when given (a directory; omit the field for the working directory rather than passing "undefined" or "null").
 - It lists paths relative to the working directory (absolute outside it), the oldest first, at most %s; when more match, the result says how many, and a narrower pattern finds the rest.
 - Use it instead of find or ls with Bash to locate files by name; use Grep to search inside files.
-- Searches are read-only: put independent Glob and Grep calls in one message and they run in parallel.`, num(search.GlobLimit))
+- Searches are read-only: put independent Glob and Grep calls in one message and they run in parallel.`, num(filesearch.GlobLimit))
 
 const globSchema = `{
   "type": "object",
@@ -150,14 +150,14 @@ func (a *Activities) Glob(ctx context.Context, call tool.Call) (tool.Output, err
 	if err != nil {
 		return tool.Output{}, temporal.NewApplicationErrorWithOptions("glob: "+err.Error(), contract.ErrInfrastructure, temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
-	res, err := search.Glob(ctx, search.GlobRequest{Workdir: call.Workdir, Base: base, Pattern: pattern, Dirs: dirs, Hide: hide})
-	var syntax *search.GlobSyntaxError
+	res, err := filesearch.Glob(ctx, filesearch.GlobRequest{Workdir: call.Workdir, Base: base, Pattern: pattern, Dirs: dirs, Hide: hide})
+	var syntax *filesearch.GlobSyntaxError
 	switch {
 	case ctx.Err() != nil:
 		return tool.Output{}, ctx.Err()
 	case errors.As(err, &syntax):
 		return errorOutput("Search failed — ripgrep rejected the pattern, glob, or file type without searching:\nrg: %v", syntax)
-	case errors.Is(err, search.ErrBadPattern):
+	case errors.Is(err, filesearch.ErrBadPattern):
 		return errorOutput("Invalid glob pattern %q", in.Pattern)
 	case err != nil:
 		return errorOutput("Glob failed: %v", err)

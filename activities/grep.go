@@ -15,8 +15,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/toolpipe/toolpipe/contract"
+	"github.com/toolpipe/toolpipe/internal/filesearch"
 	"github.com/toolpipe/toolpipe/persistence"
-	"github.com/toolpipe/toolpipe/search"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -43,7 +43,7 @@ var grepDescription = fmt.Sprintf(`Searches file contents with a regular express
 - The pattern is a regular expression: escape literal metacharacters (interface\{\} finds interface{}). multiline: true lets a pattern span lines.
 - Files ignored by .gitignore are skipped; hidden files are searched.
 - Always search with Grep rather than grep or rg in Bash. Independent searches go in one message and run in parallel; for an open-ended exploration, start broad and narrow down.
-- Output over %s characters is saved to a file: you get its path and a preview.`, num(search.GrepHeadLimit), num(grepMaxResultChars))
+- Output over %s characters is saved to a file: you get its path and a preview.`, num(filesearch.GrepHeadLimit), num(grepMaxResultChars))
 
 const grepSchema = `{
   "type": "object",
@@ -279,16 +279,16 @@ func (a *Activities) Grep(ctx context.Context, call tool.Call) (tool.Output, err
 	req.Hide = hide
 	req.Rg, _ = exec.LookPath("rg") // "" without rg: the Go engine
 	sw := persistence.NewSpillWriter(a.store, safeName(call.SessionID), call.ToolUseID, false, a.threshold(call))
-	err = search.Grep(ctx, req, sw)
-	if errors.Is(err, search.ErrRgBlockedOnFIFO) && ctx.Err() == nil {
+	err = filesearch.Grep(ctx, req, sw)
+	if errors.Is(err, filesearch.ErrRgBlockedOnFIFO) && ctx.Err() == nil {
 		// An ignore file that is a FIFO stops rg (search/rg_fifo.go): the Go engine
 		// gives the same output and skips it.
 		sw.Abort()
 		req.Rg = ""
 		sw = persistence.NewSpillWriter(a.store, safeName(call.SessionID), call.ToolUseID, false, a.threshold(call))
-		err = search.Grep(ctx, req, sw)
+		err = filesearch.Grep(ctx, req, sw)
 	}
-	var rejected *search.RejectedError
+	var rejected *filesearch.RejectedError
 	switch {
 	case ctx.Err() != nil:
 		sw.Abort()
@@ -311,11 +311,11 @@ func (a *Activities) Grep(ctx context.Context, call tool.Call) (tool.Output, err
 // grepRequest gives the input's fields Claude Code's meaning: -n on by default,
 // head_limit 250 by default and 0 for all, context (or -C) for both sides,
 // overriding -A and -B.
-func grepRequest(in grepInput, workdir, path string) search.GrepRequest {
-	req := search.GrepRequest{
+func grepRequest(in grepInput, workdir, path string) filesearch.GrepRequest {
+	req := filesearch.GrepRequest{
 		Workdir: workdir, Path: path, Pattern: in.Pattern, Glob: in.Glob, Type: in.Type, Mode: in.OutputMode,
 		CaseInsensitive: in.CaseInsensitive, LineNumbers: in.LineNumbers == nil || *in.LineNumbers,
-		OnlyMatching: in.OnlyMatching, Multiline: in.Multiline, HeadLimit: search.GrepHeadLimit,
+		OnlyMatching: in.OnlyMatching, Multiline: in.Multiline, HeadLimit: filesearch.GrepHeadLimit,
 	}
 	if in.HeadLimit != nil {
 		req.HeadLimit = *in.HeadLimit

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolpipe/toolpipe/search"
+	"github.com/toolpipe/toolpipe/internal/filesearch"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/webfetch"
 )
@@ -23,8 +23,8 @@ func TestToolDescriptionsStateActivityLimits(t *testing.T) {
 		{tool.ReadName, fmt.Sprintf("A file over %d KB is refused unless offset or limit is given", readMaxFileBytes>>10)},
 		{tool.ReadName, fmt.Sprintf("any result over %s tokens is refused", thousands(readMaxTokens))},
 		{tool.ReadName, fmt.Sprintf("up to %s characters", thousands(readLargeMaxChars))},
-		{tool.GlobName, fmt.Sprintf("at most %s", thousands(search.GlobLimit))},
-		{tool.GrepName, fmt.Sprintf("the first %s lines or entries", thousands(search.GrepHeadLimit))},
+		{tool.GlobName, fmt.Sprintf("at most %s", thousands(filesearch.GlobLimit))},
+		{tool.GrepName, fmt.Sprintf("the first %s lines or entries", thousands(filesearch.GrepHeadLimit))},
 		{tool.WebFetchName, fmt.Sprintf("(the first %s characters)", thousands(webFetchMaxPageChars))},
 		{tool.WebFetchName, fmt.Sprintf("at most %s characters", thousands(webfetch.MaxURLLength))},
 		{tool.WebFetchName, fmt.Sprintf("cached for %d minutes", int(webfetch.DefaultCacheTTL.Minutes()))},

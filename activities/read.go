@@ -18,8 +18,8 @@ import (
 
 	"golang.org/x/text/encoding/unicode"
 
+	"github.com/toolpipe/toolpipe/internal/preview"
 	"github.com/toolpipe/toolpipe/internal/safefile"
-	"github.com/toolpipe/toolpipe/persisted"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -232,7 +232,7 @@ func (a *Activities) Read(ctx context.Context, call tool.Call) (tool.Output, err
 		return readNotebook(path, st) // read_notebook.go
 	}
 	if !in.Ranged() && !in.AllowLarge && st.Size() > readMaxFileBytes {
-		return errorOutput("File content (%s) exceeds maximum allowed size (256KB). Use offset and limit parameters to read specific portions of the file, or search for specific content instead of reading the whole file. To read it anyway, up to what still fits in your context, call Read again with allow_large: true — only if you genuinely need all of it or the user asked for the whole file.", persisted.FormatSize(st.Size()))
+		return errorOutput("File content (%s) exceeds maximum allowed size (256KB). Use offset and limit parameters to read specific portions of the file, or search for specific content instead of reading the whole file. To read it anyway, up to what still fits in your context, call Read again with allow_large: true — only if you genuinely need all of it or the user asked for the whole file.", preview.FormatSize(st.Size()))
 	}
 	f, err := safefile.Open(path) // a FIFO swapped in since the stat does not block
 	if mode, ok := notRegular(err); ok {

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/toolpipe/toolpipe/persisted"
+	"github.com/toolpipe/toolpipe/internal/preview"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -58,7 +58,7 @@ type notebookOutput struct {
 // readNotebook renders the notebook at path.
 func readNotebook(path string, st fs.FileInfo) (tool.Output, error) {
 	if st.Size() > notebookMaxBytes {
-		return errorOutput("Notebook file exceeds the maximum size this tool can read (%s). %s", persisted.FormatSize(notebookMaxBytes), notebookJQHint)
+		return errorOutput("Notebook file exceeds the maximum size this tool can read (%s). %s", preview.FormatSize(notebookMaxBytes), notebookJQHint)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

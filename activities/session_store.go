@@ -12,7 +12,7 @@ import (
 	"github.com/toolpipe/toolpipe/budget"
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
-	"github.com/toolpipe/toolpipe/persisted"
+	"github.com/toolpipe/toolpipe/internal/preview"
 )
 
 // AppendMessages stores budgeted messages of a session: first the full text of each
@@ -93,7 +93,7 @@ func storeFailure(err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, persisted.ErrInvalidName) {
+	if errors.Is(err, preview.ErrInvalidName) {
 		return temporal.NewApplicationErrorWithOptions("conversation store: "+err.Error(), contract.ErrConversationStore,
 			temporal.ApplicationErrorOptions{NonRetryable: true})
 	}

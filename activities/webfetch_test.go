@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
-	"github.com/toolpipe/toolpipe/persisted"
+	"github.com/toolpipe/toolpipe/internal/preview"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/webfetch"
 	"github.com/toolpipe/toolpipe/wire"
@@ -86,7 +86,7 @@ func TestWebFetchReportsCrossHostRedirect(t *testing.T) {
 func TestWebFetchLargePagePersisted(t *testing.T) {
 	s := webSite(t)
 	out := fetch(t, webActs(t, WebFetchConfig{AllowPrivate: true}), s.URL+"/big", "p")
-	if out.IsError || !strings.HasPrefix(out.Content, persisted.Tag) || len(out.Content) > 10_000 {
+	if out.IsError || !strings.HasPrefix(out.Content, preview.Tag) || len(out.Content) > 10_000 {
 		t.Fatalf("got %d chars: %.300s", len(out.Content), out.Content)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolpipe/toolpipe/persisted"
+	"github.com/toolpipe/toolpipe/internal/preview"
 	"github.com/toolpipe/toolpipe/wire"
 )
 
@@ -22,7 +22,7 @@ const propBudget = 1000
 // results that need replacing.
 func tagStub(id, content string) string {
 	return fmt.Sprintf("%s\nOutput too large (%d B). Full output saved to: /s/%s.txt\n</persisted-output>",
-		persisted.Tag, len(content), id)
+		preview.Tag, len(content), id)
 }
 
 // plainStub stays a budget candidate after replacement, which the tagged one does not.
@@ -122,7 +122,7 @@ func (g *convGen) result(group []string) wire.Block {
 	}
 	text := g.text(g.size())
 	if g.r.IntN(20) == 0 {
-		text = persisted.Tag + "\npreview\n" + persisted.ClosingTag
+		text = preview.Tag + "\npreview\n" + preview.ClosingTag
 	}
 	return wire.Block{Type: wire.BlockToolResult, ToolUseID: id, Content: text, IsError: g.r.IntN(10) == 0}
 }

@@ -4,7 +4,7 @@ import (
 	"iter"
 	"strings"
 
-	"github.com/toolpipe/toolpipe/persisted"
+	"github.com/toolpipe/toolpipe/internal/preview"
 	"github.com/toolpipe/toolpipe/wire"
 )
 
@@ -17,13 +17,13 @@ type Message struct {
 }
 
 // isCandidate reports whether the budget governs b. A result that opens with
-// persisted.Tag was already persisted by the per-result threshold (DESIGN §4): it
+// preview.Tag was already persisted by the per-result threshold (DESIGN §4): it
 // is a short preview of a file on disk, and replacing it would persist the preview
 // instead of the output, so, as in Claude Code, it is neither counted nor replaced.
 // Enforce and Reconstruct must agree on it exactly, or a reconstructed state would
 // judge results the original froze.
 func isCandidate(b wire.Block) bool {
-	return b.Type == wire.BlockToolResult && !strings.HasPrefix(b.Content, persisted.Tag)
+	return b.Type == wire.BlockToolResult && !strings.HasPrefix(b.Content, preview.Tag)
 }
 
 // candidate is one tool_use id in one group. The id, not the block, is the unit of

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolpipe/toolpipe/persisted"
+	"github.com/toolpipe/toolpipe/internal/preview"
 	"github.com/toolpipe/toolpipe/wire"
 )
 
@@ -15,7 +15,7 @@ import (
 
 func TestPersistedPreviewsAreNotBudgeted(t *testing.T) {
 	preview := wire.Block{Type: wire.BlockToolResult, ToolUseID: "p",
-		Content: persisted.Tag + strings.Repeat("x", 5000)}
+		Content: preview.Tag + strings.Repeat("x", 5000)}
 	msgs := []Message{asst(), user(preview, res("a", 900))}
 	st := NewState()
 	out, recs := mustEnforce(t, msgs, st, cfg1000())

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/toolpipe/toolpipe/persisted"
+	"github.com/toolpipe/toolpipe/internal/preview"
 	"github.com/toolpipe/toolpipe/wire"
 )
 
@@ -22,7 +22,7 @@ func TestReconstructMarksEverythingSeenAndRestoresRecords(t *testing.T) {
 }
 
 func TestReconstructIgnoresWhatEnforceIgnores(t *testing.T) {
-	preview := wire.Block{Type: wire.BlockToolResult, ToolUseID: "p", Content: persisted.Tag + "..."}
+	preview := wire.Block{Type: wire.BlockToolResult, ToolUseID: "p", Content: preview.Tag + "..."}
 	msgs := []Message{{Role: wire.RoleAssistant, Blocks: []wire.Block{res("x", 1)}}, user(preview)}
 	if st := Reconstruct(msgs, nil, nil); len(st.SeenIDs) != 0 {
 		t.Fatalf("seen = %v", st.SeenIDs)

@@ -11,8 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolpipe/toolpipe/internal/blobstore"
+	"github.com/toolpipe/toolpipe/internal/preview"
 	"github.com/toolpipe/toolpipe/internal/statedir"
-	"github.com/toolpipe/toolpipe/persisted"
 )
 
 // Config configures an FS.
@@ -35,7 +35,7 @@ type FS struct {
 
 // headLen is how much of an output's start is kept to build its preview: the preview
 // itself plus enough to see whether a rune straddles the cut.
-const headLen = persisted.PreviewSizeBytes + utf8.UTFMax
+const headLen = preview.PreviewSizeBytes + utf8.UTFMax
 
 // writeBufferSize coalesces the small writes of line-buffered commands; it is the
 // "one buffer" on top of the threshold in the SpillWriter memory bound.
@@ -100,14 +100,14 @@ func (s *FS) Path(session, toolUseID string, structured bool) (string, error) {
 }
 
 // Persist implements Store.
-func (s *FS) Persist(session, toolUseID string, content []byte, structured bool) (persisted.Output, error) {
+func (s *FS) Persist(session, toolUseID string, content []byte, structured bool) (preview.Output, error) {
 	w, err := s.Create(session, toolUseID, structured)
 	if err != nil {
-		return persisted.Output{}, err
+		return preview.Output{}, err
 	}
 	if _, err := w.Write(content); err != nil {
 		_ = w.Abort()
-		return persisted.Output{}, err
+		return preview.Output{}, err
 	}
 	return w.Commit()
 }
@@ -178,9 +178,9 @@ func (w *fileWriter) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-func (w *fileWriter) Commit() (persisted.Output, error) {
+func (w *fileWriter) Commit() (preview.Output, error) {
 	if w.closed {
-		return persisted.Output{}, errors.New("persist: commit after commit or abort")
+		return preview.Output{}, errors.New("persist: commit after commit or abort")
 	}
 	w.closed = true
 	tmp := w.f.Name()
@@ -188,37 +188,37 @@ func (w *fileWriter) Commit() (persisted.Output, error) {
 	defer os.Remove(tmp)
 	if err := w.bw.Flush(); err != nil {
 		w.f.Close()
-		return persisted.Output{}, fmt.Errorf("persist: write %s: %w", tmp, err)
+		return preview.Output{}, fmt.Errorf("persist: write %s: %w", tmp, err)
 	}
 	// Sync before linking: the name must not become visible before the data is durable.
 	if err := w.f.Sync(); err != nil {
 		w.f.Close()
-		return persisted.Output{}, fmt.Errorf("persist: sync %s: %w", tmp, err)
+		return preview.Output{}, fmt.Errorf("persist: sync %s: %w", tmp, err)
 	}
 	if err := w.f.Close(); err != nil {
-		return persisted.Output{}, fmt.Errorf("persist: close %s: %w", tmp, err)
+		return preview.Output{}, fmt.Errorf("persist: close %s: %w", tmp, err)
 	}
 	if err := os.Link(tmp, w.path); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return describeExisting(w.path, w.structured)
 		}
-		return persisted.Output{}, fmt.Errorf("persist: %w", err)
+		return preview.Output{}, fmt.Errorf("persist: %w", err)
 	}
 	// The activity reports the path as done, so the new name must survive a crash too.
 	if err := syncDir(filepath.Dir(w.path)); err != nil {
-		return persisted.Output{}, err
+		return preview.Output{}, err
 	}
 	// And it must be where another host's Read finds it; a copy there first (an
 	// earlier attempt on another host) wins, as a local one does.
 	if existed, err := w.fs.upload(w.session, w.toolUseID, w.structured, w.path); err != nil {
-		return persisted.Output{}, err
+		return preview.Output{}, err
 	} else if existed {
 		return describeExisting(w.path, w.structured)
 	}
-	preview, hasMore := persisted.PreviewHead(w.head, w.size, persisted.PreviewSizeBytes)
-	return persisted.Output{
+	head, hasMore := preview.PreviewHead(w.head, w.size, preview.PreviewSizeBytes)
+	return preview.Output{
 		Path: w.path, Size: w.size, Structured: w.structured,
-		Preview: preview, HasMore: hasMore,
+		Preview: head, HasMore: hasMore,
 	}, nil
 }
 
@@ -243,34 +243,34 @@ type existingWriter struct {
 
 func (w *existingWriter) Write(p []byte) (int, error) { return len(p), nil }
 func (w *existingWriter) Abort() error                { return nil }
-func (w *existingWriter) Commit() (persisted.Output, error) {
+func (w *existingWriter) Commit() (preview.Output, error) {
 	return describeExisting(w.path, w.structured)
 }
 
 // describeExisting builds the description from the file rather than from the
 // discarded content, so every attempt hands the model the same stub for the same id.
-func describeExisting(path string, structured bool) (persisted.Output, error) {
+func describeExisting(path string, structured bool) (preview.Output, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return persisted.Output{}, fmt.Errorf("persist: open existing result: %w", err)
+		return preview.Output{}, fmt.Errorf("persist: open existing result: %w", err)
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return persisted.Output{}, fmt.Errorf("persist: stat existing result: %w", err)
+		return preview.Output{}, fmt.Errorf("persist: stat existing result: %w", err)
 	}
 	if !info.Mode().IsRegular() {
-		return persisted.Output{}, fmt.Errorf("persist: existing result %s is not a regular file", path)
+		return preview.Output{}, fmt.Errorf("persist: existing result %s is not a regular file", path)
 	}
 	head := make([]byte, min(int64(headLen), info.Size()))
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return persisted.Output{}, fmt.Errorf("persist: read existing result: %w", err)
+		return preview.Output{}, fmt.Errorf("persist: read existing result: %w", err)
 	}
-	preview, hasMore := persisted.PreviewHead(head[:n], info.Size(), persisted.PreviewSizeBytes)
-	return persisted.Output{
+	cut, hasMore := preview.PreviewHead(head[:n], info.Size(), preview.PreviewSizeBytes)
+	return preview.Output{
 		Path: path, Size: info.Size(), Structured: structured,
-		Preview: preview, HasMore: hasMore, Existed: true,
+		Preview: cut, HasMore: hasMore, Existed: true,
 	}, nil
 }
 

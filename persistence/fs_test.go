@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/toolpipe/toolpipe/persisted"
+	"github.com/toolpipe/toolpipe/internal/preview"
 )
 
 func newTestFS(t testing.TB) (*FS, string) {
@@ -86,7 +86,7 @@ func TestPersistTwiceKeepsFirst(t *testing.T) {
 	if p2.Size != int64(len(first)) || p2.Preview != p1.Preview || p2.HasMore != p1.HasMore {
 		t.Errorf("second Persist describes %+v, want the first content", p2)
 	}
-	if persisted.Message(p1) != persisted.Message(p2) {
+	if preview.Message(p1) != preview.Message(p2) {
 		t.Error("the stub differs between attempts")
 	}
 	got, _ := os.ReadFile(p1.Path)
@@ -102,7 +102,7 @@ func TestPersistConcurrentSameID(t *testing.T) {
 	for i := range contents {
 		contents[i] = bytes.Repeat([]byte{'a' + byte(i)}, 256<<10)
 	}
-	results := make([]persisted.Output, n)
+	results := make([]preview.Output, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	start := make(chan struct{})
@@ -124,7 +124,7 @@ func TestPersistConcurrentSameID(t *testing.T) {
 		if !results[i].Existed {
 			fresh++
 		}
-		if persisted.Message(results[i]) != persisted.Message(results[0]) {
+		if preview.Message(results[i]) != preview.Message(results[0]) {
 			t.Errorf("goroutine %d got a different stub", i)
 		}
 	}
@@ -143,21 +143,21 @@ func TestPersistConcurrentSameID(t *testing.T) {
 
 func TestInvalidNames(t *testing.T) {
 	s, _ := newTestFS(t)
-	bad := []string{"", "a/b", `a\b`, "..", "a..b", ".", "a\x00b", strings.Repeat("x", persisted.MaxNameBytes+1)}
+	bad := []string{"", "a/b", `a\b`, "..", "a..b", ".", "a\x00b", strings.Repeat("x", preview.MaxNameBytes+1)}
 	for _, name := range bad {
-		if _, err := s.Persist(name, "toolu_1", []byte("x"), false); !errors.Is(err, persisted.ErrInvalidName) {
-			t.Errorf("session %q: err = %v, want persisted.ErrInvalidName", name, err)
+		if _, err := s.Persist(name, "toolu_1", []byte("x"), false); !errors.Is(err, preview.ErrInvalidName) {
+			t.Errorf("session %q: err = %v, want preview.ErrInvalidName", name, err)
 		}
-		if _, err := s.Persist("sess", name, []byte("x"), false); !errors.Is(err, persisted.ErrInvalidName) {
-			t.Errorf("tool_use_id %q: err = %v, want persisted.ErrInvalidName", name, err)
+		if _, err := s.Persist("sess", name, []byte("x"), false); !errors.Is(err, preview.ErrInvalidName) {
+			t.Errorf("tool_use_id %q: err = %v, want preview.ErrInvalidName", name, err)
 		}
-		if _, err := s.Create("sess", name, false); !errors.Is(err, persisted.ErrInvalidName) {
-			t.Errorf("Create %q: err = %v, want persisted.ErrInvalidName", name, err)
+		if _, err := s.Create("sess", name, false); !errors.Is(err, preview.ErrInvalidName) {
+			t.Errorf("Create %q: err = %v, want preview.ErrInvalidName", name, err)
 		}
 	}
-	long := strings.Repeat("x", persisted.MaxNameBytes)
+	long := strings.Repeat("x", preview.MaxNameBytes)
 	if _, err := s.Persist(long, long, []byte("x"), true); err != nil {
-		t.Errorf("a %d-byte name was rejected: %v", persisted.MaxNameBytes, err)
+		t.Errorf("a %d-byte name was rejected: %v", preview.MaxNameBytes, err)
 	}
 }
 
@@ -242,7 +242,7 @@ func TestPersistIntoUnwritableStateDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = s.Persist("sess", "toolu_1", []byte("x"), false)
-	if err == nil || errors.Is(err, persisted.ErrInvalidName) || !strings.HasPrefix(err.Error(), "persist: ") {
+	if err == nil || errors.Is(err, preview.ErrInvalidName) || !strings.HasPrefix(err.Error(), "persist: ") {
 		t.Errorf("err = %v, want a persist I/O error", err)
 	}
 }

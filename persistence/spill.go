@@ -6,7 +6,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/toolpipe/toolpipe/persisted"
+	"github.com/toolpipe/toolpipe/internal/preview"
 )
 
 // ErrAborted is returned by SpillWriter.Finish after Abort.
@@ -20,7 +20,7 @@ type Result struct {
 	// Size is the size in bytes of the whole output the tool produced.
 	Size int64
 	// Persisted describes the stored file when the output was persisted, else nil.
-	Persisted *persisted.Output
+	Persisted *preview.Output
 	// PersistErr is why the output, over its threshold, could not be persisted; Content
 	// is then truncated. It is for logs: the call itself did not fail.
 	PersistErr error
@@ -41,10 +41,10 @@ func Process(store Store, session, toolUseID string, content []byte, structured 
 	}
 	err := errNoStore
 	if store != nil {
-		var p persisted.Output
+		var p preview.Output
 		kept := content[:min(len(content), MaxPersistedBytes)]
 		if p, err = store.Persist(session, toolUseID, kept, structured); err == nil {
-			msg := persisted.Message(p)
+			msg := preview.Message(p)
 			if size > MaxPersistedBytes {
 				msg += cappedNote(size)
 			}
@@ -63,13 +63,13 @@ const MaxPersistedBytes = 64 << 20
 
 // cappedNote is added to the stub of an output over MaxPersistedBytes.
 func cappedNote(size int64) string {
-	return fmt.Sprintf("\n[The output was %s; only its first %s were saved to the file above.]", persisted.FormatSize(size), persisted.FormatSize(MaxPersistedBytes))
+	return fmt.Sprintf("\n[The output was %s; only its first %s were saved to the file above.]", preview.FormatSize(size), preview.FormatSize(MaxPersistedBytes))
 }
 
 // truncated is the degraded result: the first limit characters of kept, cut so as
 // not to split a character, and a note the model can act on.
 func truncated(kept []byte, limit int, size int64, err error) Result {
-	n := persisted.RuneBoundary(kept, charsPrefix(kept, limit))
+	n := preview.RuneBoundary(kept, charsPrefix(kept, limit))
 	return Result{
 		Content: fmt.Sprintf("%s\n[output truncated at %d bytes of %d: could not persist the full output: %v]",
 			kept[:n], n, size, err),
@@ -201,7 +201,7 @@ func (s *SpillWriter) Finish() (Result, error) {
 		if err != nil {
 			s.result = truncated(s.held, s.limit, s.size, err)
 		} else {
-			msg := persisted.Message(p)
+			msg := preview.Message(p)
 			if s.size > MaxPersistedBytes {
 				msg += cappedNote(s.size)
 			}

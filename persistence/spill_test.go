@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/toolpipe/toolpipe/persisted"
+	"github.com/toolpipe/toolpipe/internal/preview"
 )
 
 // unwritableStore is a real FS whose state dir is a regular file, so every create
@@ -34,8 +34,8 @@ func unwritableStore(t testing.TB) *FS {
 // the disk-full-mid-stream case.
 type devFullStore struct{}
 
-func (devFullStore) Persist(string, string, []byte, bool) (persisted.Output, error) {
-	return persisted.Output{}, os.WriteFile("/dev/full", []byte("x"), 0)
+func (devFullStore) Persist(string, string, []byte, bool) (preview.Output, error) {
+	return preview.Output{}, os.WriteFile("/dev/full", []byte("x"), 0)
 }
 
 func (devFullStore) Create(string, string, bool) (Writer, error) {
@@ -45,8 +45,8 @@ func (devFullStore) Create(string, string, bool) (Writer, error) {
 
 type devFullWriter struct{ *os.File }
 
-func (w devFullWriter) Commit() (persisted.Output, error) {
-	return persisted.Output{}, errors.New("unreachable")
+func (w devFullWriter) Commit() (preview.Output, error) {
+	return preview.Output{}, errors.New("unreachable")
 }
 func (w devFullWriter) Abort() error { return w.Close() }
 
@@ -106,7 +106,7 @@ func TestSpillWriterManyLines(t *testing.T) {
 	if info.Size() != r.Size || r.Persisted.Size != r.Size {
 		t.Errorf("sizes: file %d, result %d, persisted %d", info.Size(), r.Size, r.Persisted.Size)
 	}
-	if r.Content != persisted.Message(*r.Persisted) {
+	if r.Content != preview.Message(*r.Persisted) {
 		t.Error("Content is not the stub")
 	}
 	if !strings.Contains(r.Content, "Preview (first 2KB):\nline 0\nline 1\n") ||
@@ -265,7 +265,7 @@ func TestProcess(t *testing.T) {
 	}
 	big := bytes.Repeat([]byte("big\n"), 1000)
 	r := Process(s, "sess", "toolu_2", big, false, 100)
-	if r.Persisted == nil || r.Content != persisted.Message(*r.Persisted) || r.Size != 4000 {
+	if r.Persisted == nil || r.Content != preview.Message(*r.Persisted) || r.Size != 4000 {
 		t.Fatalf("over threshold: %+v", r)
 	}
 	if got, _ := os.ReadFile(r.Persisted.Path); !bytes.Equal(got, big) {

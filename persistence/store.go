@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/toolpipe/toolpipe/persisted"
+	"github.com/toolpipe/toolpipe/internal/preview"
 )
 
 // Store saves the full output of a tool call, once per tool_use_id.
@@ -15,7 +15,7 @@ import (
 type Store interface {
 	// Persist writes content for toolUseID of session exclusively; an existing result is
 	// success (an earlier attempt or replay wrote it) and the first content is kept.
-	Persist(session, toolUseID string, content []byte, structured bool) (persisted.Output, error)
+	Persist(session, toolUseID string, content []byte, structured bool) (preview.Output, error)
 	// Create opens an exclusive writer for output that is streamed rather than held in
 	// memory; the result becomes visible only on Commit, under the same existing-wins
 	// rule as Persist.
@@ -28,15 +28,15 @@ type Writer interface {
 	io.Writer
 	// Commit makes the written output the result for its tool_use_id, unless one already
 	// exists, and describes whichever result is now stored.
-	Commit() (persisted.Output, error)
+	Commit() (preview.Output, error)
 	// Abort discards what was written; the tool_use_id stays free.
 	Abort() error
 }
 
-// validateName is persisted.ValidateName with this package's "persist: " prefix: a
+// validateName is preview.ValidateName with this package's "persist: " prefix: a
 // session id or tool_use_id must be one path element inside the state directory.
 func validateName(kind, s string) error {
-	if err := persisted.ValidateName(kind, s); err != nil {
+	if err := preview.ValidateName(kind, s); err != nil {
 		return fmt.Errorf("persist: %w", err)
 	}
 	return nil

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolpipe/toolpipe/persisted"
+	"github.com/toolpipe/toolpipe/internal/preview"
 )
 
 // Block is one tool_use content block of an assistant message, as the model streamed
@@ -36,9 +36,9 @@ func CheckBlock(b Block) error {
 	}
 	// The id names the files of its persisted output and part of workflow ids: one
 	// the state directory cannot store is refused here, not found out mid-turn.
-	if err := persisted.ValidateName("tool_use id", b.ID); err != nil {
+	if err := preview.ValidateName("tool_use id", b.ID); err != nil {
 		return fmt.Errorf("%v: tool_use ids must be usable as a file name (no '/', '\\', '..' or NUL; at most %d bytes)",
-			err, persisted.MaxNameBytes)
+			err, preview.MaxNameBytes)
 	}
 	if b.Name == "" {
 		return fmt.Errorf("tool_use block %q has no name", b.ID)

@@ -10,8 +10,8 @@ import (
 	"github.com/toolpipe/toolpipe/budget"
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/internal/preview"
 	"github.com/toolpipe/toolpipe/modelinfo"
-	"github.com/toolpipe/toolpipe/persisted"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -112,7 +112,7 @@ func (w *Workflows) Session(ctx workflow.Context, in SessionInput) (SessionResul
 
 // run is the body of Session.
 func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, error) {
-	if err := persisted.ValidateName("session id", in.SessionID); err != nil {
+	if err := preview.ValidateName("session id", in.SessionID); err != nil {
 		return SessionResult{}, temporal.NewApplicationErrorWithOptions(err.Error(), ErrBadSessionInput,
 			temporal.ApplicationErrorOptions{NonRetryable: true})
 	}

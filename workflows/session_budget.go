@@ -9,7 +9,7 @@ import (
 	"github.com/toolpipe/toolpipe/budget"
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
-	"github.com/toolpipe/toolpipe/persisted"
+	"github.com/toolpipe/toolpipe/internal/preview"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/wire"
 )
@@ -66,14 +66,14 @@ func (s *session) budgetConfig() budget.Config {
 	return budget.Config{
 		BudgetChars: s.opts.BudgetChars,
 		Stub: func(id, content string) string {
-			preview, more := persisted.Preview([]byte(content), persisted.PreviewSizeBytes)
-			return persisted.Message(persisted.Output{
-				Path: filepath.Join(s.resultsDir, id+".txt"), Size: int64(len(content)), Preview: preview, HasMore: more,
+			cut, more := preview.Preview([]byte(content), preview.PreviewSizeBytes)
+			return preview.Message(preview.Output{
+				Path: filepath.Join(s.resultsDir, id+".txt"), Size: int64(len(content)), Preview: cut, HasMore: more,
 			})
 		},
 		Exempt: func(id string) bool {
 			// An id that cannot name a file cannot be persisted, so it is never replaced.
-			if persisted.ValidateName("tool_use_id", id) != nil {
+			if preview.ValidateName("tool_use_id", id) != nil {
 				return true
 			}
 			def, ok := s.tools.Lookup(s.toolNames[id])

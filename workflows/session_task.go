@@ -9,7 +9,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/conversation"
-	"github.com/toolpipe/toolpipe/persisted"
+	"github.com/toolpipe/toolpipe/internal/preview"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -66,7 +66,7 @@ func (s *session) startTask(ctx workflow.Context, tu conversation.ToolUse, prefi
 	}
 	switch {
 	case in.Resume != "":
-		if err := persisted.ValidateName("agent id", in.Resume); err != nil {
+		if err := preview.ValidateName("agent id", in.Resume); err != nil {
 			return fail(tool.InputValidationError + ": " + err.Error())
 		}
 		child.SessionID, child.Inherited = in.Resume, s.state.Clone()

@@ -21,7 +21,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/devserver"
-	"github.com/toolpipe/toolpipe/executor"
+	"github.com/toolpipe/toolpipe/internal/executor"
 	"github.com/toolpipe/toolpipe/persistence"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 )

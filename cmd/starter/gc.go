@@ -11,7 +11,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/toolpipe/toolpipe/internal/config"
-	"github.com/toolpipe/toolpipe/persisted"
+	"github.com/toolpipe/toolpipe/internal/preview"
 	"github.com/toolpipe/toolpipe/persistence"
 )
 
@@ -46,7 +46,7 @@ workflow still in history started. With --dry-run, only say what would go.`,
 				verb = "would remove"
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s %d sessions and %d payloads (%s); retention %v, %d sessions still in history\n",
-				verb, len(rep.Sessions), rep.Payloads, persisted.FormatSize(rep.Bytes), p.Retention, len(p.LiveSessions))
+				verb, len(rep.Sessions), rep.Payloads, preview.FormatSize(rep.Bytes), p.Retention, len(p.LiveSessions))
 			for _, s := range rep.Sessions {
 				fmt.Fprintf(cmd.OutOrStdout(), "  session %s\n", s)
 			}

@@ -16,7 +16,7 @@ import (
 	"github.com/toolpipe/toolpipe"
 	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/internal/config"
-	"github.com/toolpipe/toolpipe/persisted"
+	"github.com/toolpipe/toolpipe/internal/preview"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
@@ -60,7 +60,7 @@ func loadConfig(cmd *cobra.Command) (config.Config, error) {
 	}
 	// The session names a directory of the state directory: what it cannot hold
 	// ("a..b") is refused as the tool_use ids are (message.go).
-	if err := persisted.ValidateName("session", cfg.Session); err != nil && cfg.Session != "" {
+	if err := preview.ValidateName("session", cfg.Session); err != nil && cfg.Session != "" {
 		return cfg, badInput("%v: a session must be usable as a directory name (no '/', '\\', '..' or NUL)", strings.TrimPrefix(err.Error(), "persist: "))
 	}
 	return cfg, nil

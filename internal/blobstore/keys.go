@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolpipe/toolpipe/internal/preview"
 	"github.com/toolpipe/toolpipe/internal/statedir"
-	"github.com/toolpipe/toolpipe/persisted"
 )
 
 // The key scheme: every kind of object toolpipe keeps, and the key it lives under.
@@ -30,7 +30,7 @@ import (
 //	<session>/checkpoints/<checkpoint id>.json         a checkpoint taken for a session (new)
 //
 // <seq> is a message's sequence number, six digits or more. A session id, tool_use_id
-// or task id is one path element (persisted.ValidateName) without control characters.
+// or task id is one path element (preview.ValidateName) without control characters.
 
 // Kind is the kind of object a key names.
 type Kind int
@@ -100,12 +100,12 @@ func (k Key) Session() string { return k.session }
 // IsZero reports whether k was never built.
 func (k Key) IsZero() bool { return k.kind == 0 }
 
-// checkElem checks one path element of a key: persisted.ValidateName's rule (no
+// checkElem checks one path element of a key: preview.ValidateName's rule (no
 // separators, no dot elements, no NUL, at most 200 bytes) and no control characters,
 // which gocloud's file driver would escape and a reader of the directory could not
 // type.
 func checkElem(what, s string) error {
-	if err := persisted.ValidateName(what, s); err != nil {
+	if err := preview.ValidateName(what, s); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidKey, err)
 	}
 	for _, r := range s {

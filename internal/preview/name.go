@@ -1,4 +1,4 @@
-package persisted
+package preview
 
 import (
 	"errors"

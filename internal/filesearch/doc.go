@@ -1,4 +1,4 @@
-// Package search is Glob and Grep over real trees, with Claude Code's output.
+// Package filesearch is Glob and Grep over real trees, with Claude Code's output.
 //
 // Glob walks the tree itself rather than through a glob library, so that it can
 // stream: it keeps only the results it will show (the oldest 100, as Claude Code
@@ -14,4 +14,4 @@
 // relative to the working directory, "Found N files", head_limit and offset
 // pagination notes, and "--" between context groups, as Claude Code 2.1.328
 // prints them.
-package search
+package filesearch
