@@ -12,8 +12,8 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/tool"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
 // Options configure toolpipe in a worker.
@@ -116,7 +116,7 @@ func NewPlugin(c client.Client, opts Options) (sdkworker.Plugin, error) {
 		agent.APIKey, agent.BaseURL, agent.HTTPClient = m.APIKey, m.BaseURL, m.HTTPClient
 	}
 	agent.Logger = opts.Logger
-	p, err := tpworker.NewPlugin(tpworker.Config{
+	p, err := plugin.NewPlugin(plugin.Config{
 		Client: c, StateDir: opts.StateDir, Logger: opts.Logger, MCPEnvAllow: opts.MCPEnvAllow,
 		Overrides:            thresholds{fixed: opts.Thresholds, live: opts.ThresholdOverride},
 		WebFetchAllowPrivate: opts.WebFetchAllowPrivate, WebFetchTimeout: opts.WebFetchTimeout,
@@ -145,3 +145,10 @@ func (t thresholds) Override(name string) (int, bool) {
 	n, ok := t.fixed[name]
 	return n, ok
 }
+
+// HideSecrets takes the secrets (the API key, the blob store's credentials…) out
+// of the process's environment, where every tool's child process and /proc would
+// see them, and keeps them in memory for the worker. It re-executes the binary
+// (same process id and arguments) without them: call it first in main, before
+// anything reads the environment.
+func HideSecrets() { plugin.HideSecrets() }

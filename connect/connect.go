@@ -13,9 +13,9 @@ import (
 	"go.temporal.io/sdk/log"
 
 	"github.com/toolpipe/toolpipe/internal/blobstore"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/toolenv"
-	"github.com/toolpipe/toolpipe/worker"
 )
 
 // Conn is a client and, in embedded mode, the server it talks to.
@@ -76,7 +76,7 @@ type Options struct {
 	// Mode says where to connect.
 	Mode Mode
 	// Telemetry adds tracing and metrics to the client and its workers; nil: none.
-	Telemetry *worker.Telemetry
+	Telemetry *plugin.Telemetry
 	// BlobURL is the blob store every host of a fleet shares (blob-url): large
 	// payloads go there, and Conn.Blob is it for the workers. Empty is the state
 	// directory, as before.

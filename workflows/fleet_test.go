@@ -11,9 +11,9 @@ import (
 
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/wire"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -31,7 +31,7 @@ func (h *agentHarness) hostWorker(host string, maxSessions int) {
 	h.t.Helper()
 	h.t.Setenv("ANTHROPIC_API_KEY", testAPIKey)
 	h.t.Setenv("ANTHROPIC_BASE_URL", h.fake.URL())
-	w, err := tpworker.Start(tpworker.Config{Client: h.c, TaskQueue: h.queue, StateDir: h.t.TempDir(), Host: host, MaxSessions: maxSessions})
+	w, err := plugin.Start(plugin.Config{Client: h.c, TaskQueue: h.queue, StateDir: h.t.TempDir(), Host: host, MaxSessions: maxSessions})
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -13,8 +13,8 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/tool"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
 // probe stands in for the tool activities in scheduling tests: it records when each
@@ -36,7 +36,7 @@ func newProbe() *probe {
 }
 
 func (p *probe) register(r sdkworker.Registry) {
-	tpworker.RegisterWorkflows(r, activities.Builtins())
+	plugin.RegisterWorkflows(r, activities.Builtins())
 	for _, name := range activities.Builtins().Names() {
 		r.RegisterActivityWithOptions(p.act, activity.RegisterOptions{Name: name})
 	}

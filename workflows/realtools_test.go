@@ -11,11 +11,11 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/internal/proctest"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/scheduler"
 	"github.com/toolpipe/toolpipe/tool"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -26,7 +26,7 @@ func realHarness(t *testing.T) *harness {
 		t.Fatal(err)
 	}
 	h := &harness{t: t, probe: newProbe(), queue: testenv.TaskQueue(t), c: testenv.Client()}
-	testenv.StartWorker(t, h.queue, func(r sdkworker.Registry) { tpworker.Register(r, acts) })
+	testenv.StartWorker(t, h.queue, func(r sdkworker.Registry) { plugin.Register(r, acts) })
 	return h
 }
 

@@ -13,9 +13,9 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
 // replayEvents replays a history against the current code as a worker would run it:
@@ -30,7 +30,7 @@ func replayEvents(hist *historypb.History, id string) error {
 // replayEventsWith is replayEvents on a worker whose tools are tools.
 func replayEventsWith(hist *historypb.History, id string, tools *tool.Registry) error {
 	r := sdkworker.NewWorkflowReplayer()
-	tpworker.RegisterWorkflows(r, tools)
+	plugin.RegisterWorkflows(r, tools)
 	return r.ReplayWorkflowHistoryWithOptions(nil, hist, sdkworker.ReplayWorkflowHistoryOptions{
 		OriginalExecution: workflow.Execution{ID: id},
 	})

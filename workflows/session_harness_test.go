@@ -14,10 +14,10 @@ import (
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/wire"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -80,7 +80,7 @@ func (h *agentHarness) startWorker() sdkworker.Worker {
 	}
 	h.t.Cleanup(func() { _ = acts.Close() }) // its MCP servers, if any were started
 	cfg := activities.AgentConfig{StateDir: h.state, APIKey: testAPIKey, BaseURL: h.fake.URL()}
-	return testenv.StartWorker(h.t, h.queue, func(r sdkworker.Registry) { tpworker.RegisterWithAgent(r, acts, cfg) })
+	return testenv.StartWorker(h.t, h.queue, func(r sdkworker.Registry) { plugin.RegisterWithAgent(r, acts, cfg) })
 }
 
 // storedMessages loads the messages of conv from the harness's state directory, where

@@ -13,9 +13,9 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -80,7 +80,7 @@ func TestFiveMegabytePayloads(t *testing.T) {
 	}
 	c := testenv.StorageClient(t, filepath.Join(state, "payloads"))
 	h := &harness{t: t, probe: newProbe(), queue: testenv.TaskQueue(t), c: c}
-	testenv.StartWorkerWith(t, c, h.queue, func(r sdkworker.Registry) { tpworker.Register(r, acts) })
+	testenv.StartWorkerWith(t, c, h.queue, func(r sdkworker.Registry) { plugin.Register(r, acts) })
 
 	dir := t.TempDir()
 	file := filepath.Join(dir, "big.txt")

@@ -15,9 +15,9 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -100,7 +100,7 @@ func TestCustomToolRunsInATurn(t *testing.T) {
 	rec := &deployRecorder{busyAtRun: map[string]int{}, both: make(chan struct{})}
 	h := &harness{t: t, probe: newProbe(), queue: testenv.TaskQueue(t), c: testenv.Client()}
 	testenv.StartWorker(t, h.queue, func(r sdkworker.Registry) {
-		tpworker.RegisterWorkflows(r, tools)
+		plugin.RegisterWorkflows(r, tools)
 		r.RegisterActivityWithOptions(rec.run, activity.RegisterOptions{Name: "DeployPreview"})
 	})
 	run := h.start(workflows.TurnInput{Workdir: t.TempDir(), CloseIntake: true, Blocks: []tool.Block{

@@ -22,8 +22,8 @@ import (
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/devserver"
 	"github.com/toolpipe/toolpipe/internal/executor"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/persistence"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
 // bench is the shared setup: one embedded server, one in-process worker whose tool
@@ -102,8 +102,8 @@ func run(out string, runs int, sync, only string, verbose bool, cpuProfile strin
 		return err
 	}
 	b.rec = newRecorder(acts.Registry())
-	w := sdkworker.New(b.c, b.queue, tpworker.Options())
-	tpworker.RegisterWorkflows(w, acts.Registry())
+	w := sdkworker.New(b.c, b.queue, plugin.Options())
+	plugin.RegisterWorkflows(w, acts.Registry())
 	b.rec.register(w)
 	if err := w.Start(); err != nil {
 		return err

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	tpworker "github.com/toolpipe/toolpipe/worker"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 )
 
 // Exit statuses of DESIGN §7; a command that SIGINT or SIGTERM stopped exits
@@ -36,7 +36,7 @@ func badInput(format string, args ...any) error {
 func main() {
 	// First: the process is executed again without its secrets in the environment
 	// (tools could read them in /proc/$PPID/environ), holding them in memory.
-	tpworker.HideSecrets()
+	plugin.HideSecrets()
 	root := rootCmd()
 	guardStdout(root)
 	err := knownCommand(root, os.Args[1:])

@@ -19,8 +19,8 @@ import (
 	"go.temporal.io/sdk/converter"
 
 	"github.com/toolpipe/toolpipe/connect"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/searchattr"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -198,7 +198,7 @@ func TestRunProgressAndUIMetadata(t *testing.T) {
 		t.Fatalf("describe %q: %v", id, err)
 	}
 	// The turn ran on its starter's own task queue (queues.go).
-	w, err := tpworker.Start(tpworker.Config{Client: conn.Client, TaskQueue: d.GetExecutionConfig().GetTaskQueue().GetName(), StateDir: state, Logger: quiet})
+	w, err := plugin.Start(plugin.Config{Client: conn.Client, TaskQueue: d.GetExecutionConfig().GetTaskQueue().GetName(), StateDir: state, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 
 	sdkworker "go.temporal.io/sdk/worker"
 
-	tpworker "github.com/toolpipe/toolpipe/worker"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 )
 
 // Many starters share one state directory (the default one is shared by every
@@ -29,11 +29,11 @@ const starterShutdownGrace = time.Second
 // servedQueue is a worker this process runs and the queue lock it holds.
 type servedQueue struct {
 	worker sdkworker.Worker
-	lock   *tpworker.QueueLock
+	lock   *plugin.QueueLock
 }
 
 // serveQueue starts a worker on queue; lock is its lock when already held.
-func (e *env) serveQueue(queue string, lock *tpworker.QueueLock) error {
+func (e *env) serveQueue(queue string, lock *plugin.QueueLock) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if _, ok := e.served[queue]; ok || e.closing {
@@ -43,7 +43,7 @@ func (e *env) serveQueue(queue string, lock *tpworker.QueueLock) error {
 	if lock == nil && queue != e.base {
 		var ok bool
 		var err error
-		if lock, ok, err = tpworker.TryLockQueue(e.cfg.StateDir, queue); err != nil {
+		if lock, ok, err = plugin.TryLockQueue(e.cfg.StateDir, queue); err != nil {
 			return err
 		} else if !ok {
 			return fmt.Errorf("task queue %s is served by another process", queue)
@@ -53,7 +53,7 @@ func (e *env) serveQueue(queue string, lock *tpworker.QueueLock) error {
 	if queue != e.base {
 		grace = starterShutdownGrace
 	}
-	w, err := e.startWorker(queue, tpworker.Config{WebFetchAllowPrivate: e.cfg.WebFetchAllowPrivate, WebFetchTimeout: e.cfg.WebFetchTimeout,
+	w, err := e.startWorker(queue, plugin.Config{WebFetchAllowPrivate: e.cfg.WebFetchAllowPrivate, WebFetchTimeout: e.cfg.WebFetchTimeout,
 		Overrides: e.overrides, MCPEnvAllow: e.cfg.MCPEnvAllow, ShutdownGrace: grace})
 	if err != nil {
 		lock.Release()
@@ -75,10 +75,10 @@ func (e *env) adopt(ctx context.Context, id, what, queue string, closed bool) (s
 	e.mu.Lock()
 	_, ours := e.served[queue]
 	e.mu.Unlock()
-	if ours || !tpworker.IsProcessQueue(queue, e.base) {
+	if ours || !plugin.IsProcessQueue(queue, e.base) {
 		return ours, nil
 	}
-	lock, ok, err := tpworker.TryLockQueue(e.cfg.StateDir, queue)
+	lock, ok, err := plugin.TryLockQueue(e.cfg.StateDir, queue)
 	if err != nil {
 		return false, err
 	}
@@ -89,7 +89,7 @@ func (e *env) adopt(ctx context.Context, id, what, queue string, closed bool) (s
 	fmt.Fprintf(e.stderr, "%s %s is running in another starter process: following it (this process takes over if that one exits)\n", what, id)
 	e.following.Store(true)
 	go func() {
-		lock, err := tpworker.WaitLockQueue(e.cfg.StateDir, queue)
+		lock, err := plugin.WaitLockQueue(e.cfg.StateDir, queue)
 		if err != nil {
 			return
 		}
@@ -133,7 +133,7 @@ func (e *env) pausedNote(ctx context.Context, id string) string {
 		return ""
 	}
 	queue := d.GetExecutionConfig().GetTaskQueue().GetName()
-	if !tpworker.IsProcessQueue(queue, e.base) || tpworker.QueueServed(e.cfg.StateDir, queue) {
+	if !plugin.IsProcessQueue(queue, e.base) || plugin.QueueServed(e.cfg.StateDir, queue) {
 		return ""
 	}
 	return fmt.Sprintf("%s is paused: the starter that ran it has exited (%d tool calls were running or waiting for their result). "+
@@ -154,7 +154,7 @@ func (e *env) answerQueries(ctx context.Context, id string) {
 		return // a closed one answers from its history (closed.go)
 	}
 	queue := d.GetExecutionConfig().GetTaskQueue().GetName()
-	if !tpworker.IsProcessQueue(queue, e.base) || tpworker.QueueServed(e.cfg.StateDir, queue) {
+	if !plugin.IsProcessQueue(queue, e.base) || plugin.QueueServed(e.cfg.StateDir, queue) {
 		return
 	}
 	e.mu.Lock()
@@ -162,7 +162,7 @@ func (e *env) answerQueries(ctx context.Context, id string) {
 	if _, ok := e.served[queue]; ok || e.closing {
 		return
 	}
-	w, err := e.startWorker(queue, tpworker.Config{WorkflowsOnly: true})
+	w, err := e.startWorker(queue, plugin.Config{WorkflowsOnly: true})
 	if err == nil {
 		e.served[queue] = servedQueue{worker: w}
 	}
@@ -170,9 +170,9 @@ func (e *env) answerQueries(ctx context.Context, id string) {
 
 // startWorker starts a worker of queue with toolpipe's plugin (the Go API's one
 // worker set-up), on this process's state directory and log.
-func (e *env) startWorker(queue string, cfg tpworker.Config) (sdkworker.Worker, error) {
+func (e *env) startWorker(queue string, cfg plugin.Config) (sdkworker.Worker, error) {
 	cfg.Client, cfg.TaskQueue, cfg.StateDir, cfg.Logger, cfg.Blob = e.conn.Client, queue, e.cfg.StateDir, e.log, e.conn.Blob
-	return tpworker.Start(cfg) // the plugin on a worker of its own
+	return plugin.Start(cfg) // the plugin on a worker of its own
 }
 
 // answerable reports whether a query about the workflow id, closed or not, would be
@@ -192,5 +192,5 @@ func (e *env) answerable(ctx context.Context, id string) bool {
 	e.mu.Lock()
 	_, ours := e.served[queue]
 	e.mu.Unlock()
-	return ours || !tpworker.IsProcessQueue(queue, e.base) || tpworker.QueueServed(e.cfg.StateDir, queue)
+	return ours || !plugin.IsProcessQueue(queue, e.base) || plugin.QueueServed(e.cfg.StateDir, queue)
 }

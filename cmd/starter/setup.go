@@ -16,8 +16,8 @@ import (
 	"github.com/toolpipe/toolpipe"
 	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/internal/config"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/internal/preview"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
 // env is what a command runs with: its configuration, a connection and, in embedded
@@ -26,7 +26,7 @@ type env struct {
 	cfg  config.Config
 	log  *slog.Logger
 	conn *connect.Conn
-	tel  *tpworker.Telemetry
+	tel  *plugin.Telemetry
 	// api reads turns and sessions through the Go API: a closed one from its
 	// history, never through a query that needs a worker (closed.go).
 	api *toolpipe.Client
@@ -74,9 +74,9 @@ func setup(ctx context.Context, cfg config.Config, mode connect.Mode) (*env, err
 }
 
 func setupWorker(ctx context.Context, cfg config.Config, mode connect.Mode, withWorker bool) (*env, error) {
-	log := tpworker.NewLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
+	log := plugin.NewLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
 	// Traces and metrics are off unless the OTEL_* variables or TOOLPIPE_TRACE ask.
-	tel, err := tpworker.NewTelemetry(ctx, tpworker.TelemetryConfig{ServiceName: "toolpipe-starter"})
+	tel, err := plugin.NewTelemetry(ctx, plugin.TelemetryConfig{ServiceName: "toolpipe-starter"})
 	if err != nil {
 		return nil, badInputError{err}
 	}
@@ -93,7 +93,7 @@ func setupWorker(ctx context.Context, cfg config.Config, mode connect.Mode, with
 	if conn.Embedded && withWorker {
 		queue := cfg.TaskQueue
 		if mode != connect.Embedded {
-			queue = tpworker.ProcessQueue(cfg.TaskQueue)
+			queue = plugin.ProcessQueue(cfg.TaskQueue)
 		}
 		if err := e.serveQueue(queue, nil); err != nil {
 			conn.Close()

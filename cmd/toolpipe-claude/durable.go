@@ -24,11 +24,11 @@ import (
 	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/config"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/mcptools"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/wire"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -40,7 +40,7 @@ type durable struct {
 	api   *toolpipe.Client
 	convs *persistence.Conversations
 	// queue is the task queue this process starts sessions on: a queue of its own
-	// (tpworker.ProcessQueue) served by its own worker, or a cluster's.
+	// (plugin.ProcessQueue) served by its own worker, or a cluster's.
 	queue string
 	// mcp is the worker's MCP manager, whose source adds this process's servers.
 	mcp *mcptools.Manager
@@ -53,7 +53,7 @@ type durable struct {
 // servedQueue is a worker this process runs and the lock of its queue.
 type servedQueue struct {
 	w    sdkworker.Worker
-	lock *tpworker.QueueLock
+	lock *plugin.QueueLock
 }
 
 // openDurable connects and, on the embedded default or when own is set (the
@@ -73,7 +73,7 @@ func openDurable(ctx context.Context, cfg config.Config, log *slog.Logger, own b
 	d := &durable{cfg: cfg, log: log, conn: conn, convs: convs, queue: cfg.TaskQueue,
 		mcp: mcptools.NewManager(mcptools.WithLogger(log), mcptools.WithEnvAllow(cfg.MCPEnvAllow), mcptools.WithSource(source))}
 	if conn.Embedded || own {
-		d.queue = tpworker.ProcessQueue(cfg.TaskQueue)
+		d.queue = plugin.ProcessQueue(cfg.TaskQueue)
 		if err := d.serve(d.queue, nil, false); err != nil {
 			conn.Close()
 			return nil, err
@@ -94,7 +94,7 @@ const sweepWait = 30 * time.Second
 // serve runs a worker on queue; lock is its lock when already held. swept says to
 // wait until the worker has reported the tools of dead workers lost: a message
 // sent to an adopted session then finds them interrupted, not running.
-func (d *durable) serve(queue string, lock *tpworker.QueueLock, swept bool) error {
+func (d *durable) serve(queue string, lock *plugin.QueueLock, swept bool) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closing {
@@ -104,7 +104,7 @@ func (d *durable) serve(queue string, lock *tpworker.QueueLock, swept bool) erro
 	if lock == nil {
 		var ok bool
 		var err error
-		if lock, ok, err = tpworker.TryLockQueue(d.cfg.StateDir, queue); err != nil {
+		if lock, ok, err = plugin.TryLockQueue(d.cfg.StateDir, queue); err != nil {
 			return err
 		} else if !ok {
 			return fmt.Errorf("task queue %s is served by another process", queue)
@@ -112,7 +112,7 @@ func (d *durable) serve(queue string, lock *tpworker.QueueLock, swept bool) erro
 	}
 	done := make(chan struct{})
 	var once sync.Once
-	w, err := tpworker.Start(tpworker.Config{Client: d.conn.Client, TaskQueue: queue, StateDir: d.cfg.StateDir, Logger: d.log,
+	w, err := plugin.Start(plugin.Config{Client: d.conn.Client, TaskQueue: queue, StateDir: d.cfg.StateDir, Logger: d.log,
 		WebFetchAllowPrivate: d.cfg.WebFetchAllowPrivate, WebFetchTimeout: d.cfg.WebFetchTimeout, Overrides: d.cfg.Overrides(d.log),
 		MCPEnvAllow: d.cfg.MCPEnvAllow, ShutdownGrace: shutdownGrace, MCP: sharedMCP{d.mcp},
 		Swept: func(int) { once.Do(func() { close(done) }) }})
@@ -208,10 +208,10 @@ func (d *durable) attach(ctx context.Context, id string) (note string, err error
 		return "", fmt.Errorf("session %s: %w", id, err)
 	}
 	queue := desc.GetExecutionConfig().GetTaskQueue().GetName()
-	if queue == d.queue || !tpworker.IsProcessQueue(queue, d.cfg.TaskQueue) {
+	if queue == d.queue || !plugin.IsProcessQueue(queue, d.cfg.TaskQueue) {
 		return "", nil
 	}
-	lock, ok, err := tpworker.TryLockQueue(d.cfg.StateDir, queue)
+	lock, ok, err := plugin.TryLockQueue(d.cfg.StateDir, queue)
 	if err != nil {
 		return "", err
 	}
@@ -219,7 +219,7 @@ func (d *durable) attach(ctx context.Context, id string) (note string, err error
 		return fmt.Sprintf("session %s was paused (the process running it exited): resuming it in this process", id), d.serve(queue, lock, true)
 	}
 	go func() {
-		if lock, err := tpworker.WaitLockQueue(d.cfg.StateDir, queue); err == nil {
+		if lock, err := plugin.WaitLockQueue(d.cfg.StateDir, queue); err == nil {
 			_ = d.serve(queue, lock, false)
 		}
 	}()
@@ -349,9 +349,9 @@ func (d *durable) workflowID(id string) string { return toolpipe.SessionWorkflow
 
 // hideSecrets executes the process again without its secrets in the
 // environment (the worker set-up's), holding them; first thing in main.
-func hideSecrets() { tpworker.HideSecrets() }
+func hideSecrets() { plugin.HideSecrets() }
 
 // newLogger is the worker set-up's logger on w.
 func newLogger(w io.Writer, level, format string) *slog.Logger {
-	return tpworker.NewLogger(w, level, format)
+	return plugin.NewLogger(w, level, format)
 }

@@ -204,7 +204,7 @@ func (dr *driver) initFor(p *prompt, in workflows.SessionInput) initMessage {
 	return initMessage{Type: "system", Subtype: "init", CWD: dr.workdir, SessionID: p.session, Tools: tools,
 		MCPServers: p.servers, Model: p.model, PermissionMode: mode, SlashCommands: []string{}, APIKeySource: "ANTHROPIC_API_KEY",
 		ClaudeCodeVersion: claudeCodeVersion, OutputStyle: "default", Agents: []string{"general-purpose"}, Skills: []string{},
-		Plugins: []plugin{}, Capabilities: []string{"interrupt_receipt_v1"}, UUID: newUUID(), AdditionalDirs: dirs,
+		Plugins: []pluginInfo{}, Capabilities: []string{"interrupt_receipt_v1"}, UUID: newUUID(), AdditionalDirs: dirs,
 		FastModeState: "off", Toolpipe: &toolpipeInfo{Workflow: p.d.workflowID(p.session), StateDir: p.d.stateDir()}}
 }
 

@@ -21,25 +21,25 @@ const claudeCodeVersion = "2.1.328"
 // initMessage is system/init: what the session runs with, sent at the start of
 // every prompt as Claude Code does.
 type initMessage struct {
-	Type              string      `json:"type"`
-	Subtype           string      `json:"subtype"`
-	CWD               string      `json:"cwd"`
-	SessionID         string      `json:"session_id"`
-	Tools             []string    `json:"tools"`
-	MCPServers        []mcpStatus `json:"mcp_servers"`
-	Model             string      `json:"model"`
-	PermissionMode    string      `json:"permissionMode"`
-	SlashCommands     []string    `json:"slash_commands"`
-	APIKeySource      string      `json:"apiKeySource"`
-	ClaudeCodeVersion string      `json:"claude_code_version"`
-	OutputStyle       string      `json:"output_style"`
-	Agents            []string    `json:"agents"`
-	Skills            []string    `json:"skills"`
-	Plugins           []plugin    `json:"plugins"`
-	Capabilities      []string    `json:"capabilities"`
-	UUID              string      `json:"uuid"`
-	AdditionalDirs    []string    `json:"additional_directories"`
-	FastModeState     string      `json:"fast_mode_state"`
+	Type              string       `json:"type"`
+	Subtype           string       `json:"subtype"`
+	CWD               string       `json:"cwd"`
+	SessionID         string       `json:"session_id"`
+	Tools             []string     `json:"tools"`
+	MCPServers        []mcpStatus  `json:"mcp_servers"`
+	Model             string       `json:"model"`
+	PermissionMode    string       `json:"permissionMode"`
+	SlashCommands     []string     `json:"slash_commands"`
+	APIKeySource      string       `json:"apiKeySource"`
+	ClaudeCodeVersion string       `json:"claude_code_version"`
+	OutputStyle       string       `json:"output_style"`
+	Agents            []string     `json:"agents"`
+	Skills            []string     `json:"skills"`
+	Plugins           []pluginInfo `json:"plugins"`
+	Capabilities      []string     `json:"capabilities"`
+	UUID              string       `json:"uuid"`
+	AdditionalDirs    []string     `json:"additional_directories"`
+	FastModeState     string       `json:"fast_mode_state"`
 	// Toolpipe says what runs the session underneath: its workflow id and state
 	// directory, for `starter agent status` and the Web UI.
 	Toolpipe *toolpipeInfo `json:"toolpipe,omitempty"`
@@ -51,7 +51,7 @@ type mcpStatus struct {
 	Source string `json:"source,omitempty"`
 }
 
-type plugin struct {
+type pluginInfo struct {
 	Name string `json:"name"`
 	Path string `json:"path"`
 }

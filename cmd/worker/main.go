@@ -20,13 +20,13 @@ import (
 	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/internal/config"
-	tpworker "github.com/toolpipe/toolpipe/worker"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 )
 
 func main() {
 	// First: the process is executed again without its secrets in the environment
 	// (tools could read them in /proc/$PPID/environ), holding them in memory.
-	tpworker.HideSecrets()
+	plugin.HideSecrets()
 	var dev bool
 	cmd := &cobra.Command{
 		Use:           "worker",
@@ -48,7 +48,7 @@ func main() {
 			for _, n := range cfg.Notices {
 				fmt.Fprintln(os.Stderr, "worker: notice:", n)
 			}
-			log := tpworker.NewLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
+			log := plugin.NewLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 			mode := connect.Cluster
@@ -56,7 +56,7 @@ func main() {
 				mode = connect.Embedded
 			}
 			// Traces and metrics are off unless the OTEL_* variables or TOOLPIPE_TRACE ask.
-			tel, err := tpworker.NewTelemetry(ctx, tpworker.TelemetryConfig{ServiceName: "toolpipe-worker"})
+			tel, err := plugin.NewTelemetry(ctx, plugin.TelemetryConfig{ServiceName: "toolpipe-worker"})
 			if err != nil {
 				return err
 			}
@@ -78,7 +78,7 @@ func main() {
 				return err
 			}
 			defer conn.Close()
-			w, err := tpworker.Start(tpworker.Config{
+			w, err := plugin.Start(plugin.Config{
 				Client: conn.Client, TaskQueue: cfg.TaskQueue, StateDir: cfg.StateDir, Blob: conn.Blob, Logger: log,
 				Overrides: config.WatchThresholds(v, log), WebFetchAllowPrivate: cfg.WebFetchAllowPrivate, WebFetchTimeout: cfg.WebFetchTimeout,
 				MCPEnvAllow: cfg.MCPEnvAllow, Host: cfg.Host, MaxSessions: cfg.MaxSessions,

@@ -25,7 +25,6 @@ import (
 	"github.com/toolpipe/toolpipe"
 	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/fakeanthropic"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
 // taskQueue is this program's own queue: no other worker takes its sessions.
@@ -34,7 +33,7 @@ const taskQueue = "customtool"
 func main() {
 	// First: the secrets (ANTHROPIC_API_KEY…) leave the process environment, where
 	// the tools could read them through /proc (README, "Secrets out of reach").
-	tpworker.HideSecrets()
+	toolpipe.HideSecrets()
 	fake := flag.String("fake-model", "", "answer from this fake-model script (JSON) instead of the Anthropic API")
 	workdir := flag.String("workdir", ".", "the agent's working directory")
 	session := flag.String("session", "customtool", "the session id")

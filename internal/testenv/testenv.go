@@ -21,8 +21,8 @@ import (
 	"go.temporal.io/server/temporaltest"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/persistence"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
 var (
@@ -55,7 +55,7 @@ func StorageClient(t testing.TB, dir string) client.Client {
 // StartWorkerWith runs a worker of client c, as StartWorker does.
 func StartWorkerWith(t testing.TB, c client.Client, queue string, register func(sdkworker.Registry)) sdkworker.Worker {
 	t.Helper()
-	w := sdkworker.New(c, queue, tpworker.Options())
+	w := sdkworker.New(c, queue, plugin.Options())
 	register(w)
 	if err := w.Start(); err != nil {
 		t.Fatalf("start worker: %v", err)
@@ -68,11 +68,11 @@ func StartWorkerWith(t testing.TB, c client.Client, queue string, register func(
 // (whatever the environment says, so a developer's OTEL_* settings change no test),
 // its spans going to the returned in-memory exporter, and the telemetry itself; the
 // client closes when the test ends.
-func TracedClient(t testing.TB) (*tpworker.Telemetry, client.Client, *tracetest.InMemoryExporter) {
+func TracedClient(t testing.TB) (*plugin.Telemetry, client.Client, *tracetest.InMemoryExporter) {
 	t.Helper()
 	spans := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
-	tel, err := tpworker.NewTelemetry(context.Background(), tpworker.TelemetryConfig{
+	tel, err := plugin.NewTelemetry(context.Background(), plugin.TelemetryConfig{
 		Getenv: func(string) string { return "" }, TracerProvider: tp})
 	if err != nil {
 		t.Fatal(err)

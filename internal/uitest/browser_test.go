@@ -19,11 +19,11 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/toolpipe/toolpipe/connect"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/permissions"
 	"github.com/toolpipe/toolpipe/searchattr"
 	"github.com/toolpipe/toolpipe/settings"
 	"github.com/toolpipe/toolpipe/tool"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -72,7 +72,7 @@ func TestUIShowsToolSummaries(t *testing.T) {
 	if conn.Server == nil || conn.Server.UIAddress() == "" {
 		t.Fatal("the embedded server runs without its UI")
 	}
-	w, err := tpworker.Start(tpworker.Config{Client: conn.Client, TaskQueue: "uitest", StateDir: t.TempDir(), Logger: quiet})
+	w, err := plugin.Start(plugin.Config{Client: conn.Client, TaskQueue: "uitest", StateDir: t.TempDir(), Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,9 +12,9 @@ import (
 
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/wire"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -101,7 +101,7 @@ func TestParityBackgroundShells(t *testing.T) {
 	}
 	queue := testenv.TaskQueue(t)
 	testenv.StartWorker(t, queue, func(r sdkworker.Registry) {
-		tpworker.RegisterWithAgent(r, acts, activities.AgentConfig{StateDir: state, APIKey: "sk-parity", BaseURL: fake.URL()})
+		plugin.RegisterWithAgent(r, acts, activities.AgentConfig{StateDir: state, APIKey: "sk-parity", BaseURL: fake.URL()})
 	})
 	run, err := testenv.Client().ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{ID: "parity-bg-" + queue, TaskQueue: queue},
 		workflows.SessionWorkflowName, workflows.SessionInput{SessionID: "parity-bg", Prompt: "Run the tools.", Workdir: t.TempDir()})

@@ -14,10 +14,10 @@ import (
 
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/internal/testfs"
 	"github.com/toolpipe/toolpipe/settings"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -159,7 +159,7 @@ func runToolpipeSession(t *testing.T, root, file string, script [][]scriptBlock)
 	}
 	queue := testenv.TaskQueue(t)
 	cfg := activities.AgentConfig{StateDir: state, APIKey: "sk-ant-parity-fake", BaseURL: url}
-	testenv.StartWorker(t, queue, func(r sdkworker.Registry) { tpworker.RegisterWithAgent(r, acts, cfg) })
+	testenv.StartWorker(t, queue, func(r sdkworker.Registry) { plugin.RegisterWithAgent(r, acts, cfg) })
 	run, err := testenv.Client().ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{
 		ID: "parity-hooks-" + queue, TaskQueue: queue,
 	}, workflows.SessionWorkflowName, workflows.SessionInput{SessionID: session, Prompt: hookPrompt, Workdir: root,

@@ -16,9 +16,9 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -124,7 +124,7 @@ func toolpipeResults(t *testing.T, cases []parityCase) (string, map[string]resul
 	}
 	queue := testenv.TaskQueue(t)
 	c := testenv.Client()
-	testenv.StartWorker(t, queue, func(r sdkworker.Registry) { tpworker.Register(r, acts) })
+	testenv.StartWorker(t, queue, func(r sdkworker.Registry) { plugin.Register(r, acts) })
 	out := map[string]result{}
 	for n, pc := range cases {
 		pc.setup(t, root)

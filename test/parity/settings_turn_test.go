@@ -10,10 +10,10 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/settings"
 	"github.com/toolpipe/toolpipe/tool"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -40,12 +40,12 @@ func runWithSettings(t *testing.T, c parityCase, tpRoot, file string, agent *act
 	queue := testenv.TaskQueue(t)
 	testenv.StartWorker(t, queue, func(r sdkworker.Registry) {
 		if agent == nil {
-			tpworker.Register(r, acts)
+			plugin.Register(r, acts)
 			return
 		}
 		cfg := *agent
 		cfg.StateDir = state
-		tpworker.RegisterWithAgent(r, acts, cfg)
+		plugin.RegisterWithAgent(r, acts, cfg)
 	})
 	var blocks []tool.Block
 	for _, b := range c.script(tpRoot) {

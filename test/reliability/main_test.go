@@ -21,10 +21,10 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -81,7 +81,7 @@ func runWorkerProcess(spec string) int {
 	var out sync.Mutex
 	say := func(line string) { out.Lock(); fmt.Println(line); out.Unlock() }
 	ready := make(chan struct{})
-	w, err := tpworker.Start(tpworker.Config{Client: c, TaskQueue: f[2], StateDir: f[3], Logger: log, ShutdownGrace: grace,
+	w, err := plugin.Start(plugin.Config{Client: c, TaskQueue: f[2], StateDir: f[3], Logger: log, ShutdownGrace: grace,
 		Swept: func(n int) { <-ready; say(fmt.Sprintf("swept %d", n)) }})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "worker process:", err)
@@ -118,7 +118,7 @@ func (e *env) inProcessWorker() {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	testenv.StartWorkerWith(e.t, e.c, e.queue, func(r sdkworker.Registry) { tpworker.Register(r, acts) })
+	testenv.StartWorkerWith(e.t, e.c, e.queue, func(r sdkworker.Registry) { plugin.Register(r, acts) })
 }
 
 // workerProc is a worker subprocess.

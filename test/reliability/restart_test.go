@@ -10,8 +10,8 @@ import (
 
 	"go.temporal.io/sdk/client"
 
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/tool"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -25,7 +25,7 @@ func TestEmbeddedServerRestartMidTurn(t *testing.T) {
 	defer cancel()
 	es := startEmbedded(t, ctx, state)
 	c, quiet := es.c, es.log
-	w, err := tpworker.Start(tpworker.Config{Client: c, TaskQueue: "restart", StateDir: state, Logger: quiet})
+	w, err := plugin.Start(plugin.Config{Client: c, TaskQueue: "restart", StateDir: state, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package worker_test
+package plugin_test
 
 import (
 	"context"
@@ -19,9 +19,9 @@ import (
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -37,7 +37,7 @@ func block(id, name string, input map[string]any) tool.Block {
 func noEnv(string) string { return "" }
 
 // runTracedTurn runs one turn with real tools on a client with the given telemetry.
-func runTracedTurn(t *testing.T, tel *tpworker.Telemetry, blocks []tool.Block, settings *workflows.TurnSettings) workflows.TurnResult {
+func runTracedTurn(t *testing.T, tel *plugin.Telemetry, blocks []tool.Block, settings *workflows.TurnSettings) workflows.TurnResult {
 	t.Helper()
 	opts, err := tel.ClientOptions(client.Options{})
 	if err != nil {
@@ -46,7 +46,7 @@ func runTracedTurn(t *testing.T, tel *tpworker.Telemetry, blocks []tool.Block, s
 	c := testenv.Server().NewClientWithOptions(opts)
 	t.Cleanup(c.Close)
 	queue := testenv.TaskQueue(t)
-	w, err := tpworker.Start(tpworker.Config{Client: c, TaskQueue: queue, StateDir: t.TempDir()})
+	w, err := plugin.Start(plugin.Config{Client: c, TaskQueue: queue, StateDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestTurnSpanTree(t *testing.T) {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
 	reader := sdkmetric.NewManualReader()
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
-	tel, err := tpworker.NewTelemetry(context.Background(), tpworker.TelemetryConfig{Getenv: noEnv, TracerProvider: tp, MeterProvider: mp})
+	tel, err := plugin.NewTelemetry(context.Background(), plugin.TelemetryConfig{Getenv: noEnv, TracerProvider: tp, MeterProvider: mp})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,13 +209,13 @@ func keys[V any](m map[string]V) []string {
 // TOOLPIPE_TRACE=FILE writes every span as a JSON line, for local debugging; with
 // no OTEL_* variable set, nothing is exported.
 func TestTelemetryFromEnvironment(t *testing.T) {
-	off, err := tpworker.NewTelemetry(context.Background(), tpworker.TelemetryConfig{Getenv: noEnv})
+	off, err := plugin.NewTelemetry(context.Background(), plugin.TelemetryConfig{Getenv: noEnv})
 	if err != nil || off.Tracing() {
 		t.Fatalf("telemetry with an empty environment: tracing=%v err=%v", off.Tracing(), err)
 	}
 	file := filepath.Join(t.TempDir(), "spans.jsonl")
-	env := map[string]string{tpworker.TraceEnv: file}
-	tel, err := tpworker.NewTelemetry(context.Background(), tpworker.TelemetryConfig{Getenv: func(k string) string { return env[k] }})
+	env := map[string]string{plugin.TraceEnv: file}
+	tel, err := plugin.NewTelemetry(context.Background(), plugin.TelemetryConfig{Getenv: func(k string) string { return env[k] }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func TestTelemetryFromEnvironment(t *testing.T) {
 		{"OTEL_METRICS_EXPORTER": "prometheus"},
 		{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_PROTOCOL": "carrier-pigeon"},
 	} {
-		if _, err := tpworker.NewTelemetry(context.Background(), tpworker.TelemetryConfig{Getenv: func(k string) string { return bad[k] }}); err == nil {
+		if _, err := plugin.NewTelemetry(context.Background(), plugin.TelemetryConfig{Getenv: func(k string) string { return bad[k] }}); err == nil {
 			t.Errorf("%v: no error", bad)
 		}
 	}

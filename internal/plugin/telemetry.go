@@ -1,4 +1,4 @@
-package worker
+package plugin
 
 import (
 	"context"
@@ -266,7 +266,7 @@ func (t *Telemetry) StartTrace(ctx context.Context, name string, attrs ...attrib
 	if !t.Tracing() {
 		return ctx, trace.SpanFromContext(ctx)
 	}
-	return t.tracer.Tracer("github.com/toolpipe/toolpipe/worker").Start(ctx, name, trace.WithAttributes(attrs...))
+	return t.tracer.Tracer("github.com/toolpipe/toolpipe/internal/plugin").Start(ctx, name, trace.WithAttributes(attrs...))
 }
 
 // Tracing reports whether spans are recorded.

@@ -1,4 +1,4 @@
-package worker_test
+package plugin_test
 
 import (
 	"context"
@@ -12,9 +12,9 @@ import (
 
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/internal/mcptest"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -24,7 +24,7 @@ import (
 // concurrency-safe, said concurrent_safe false on its span before.
 func TestCallCarriesWhatTheTurnKnewOfItsTool(t *testing.T) {
 	spans := tracetest.NewInMemoryExporter()
-	tel, err := tpworker.NewTelemetry(context.Background(), tpworker.TelemetryConfig{Getenv: noEnv,
+	tel, err := plugin.NewTelemetry(context.Background(), plugin.TelemetryConfig{Getenv: noEnv,
 		TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))})
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +36,7 @@ func TestCallCarriesWhatTheTurnKnewOfItsTool(t *testing.T) {
 	c := testenv.Server().NewClientWithOptions(opts)
 	t.Cleanup(c.Close)
 	queue := testenv.TaskQueue(t)
-	w, err := tpworker.Start(tpworker.Config{Client: c, TaskQueue: queue, StateDir: t.TempDir()})
+	w, err := plugin.Start(plugin.Config{Client: c, TaskQueue: queue, StateDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

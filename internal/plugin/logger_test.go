@@ -1,4 +1,4 @@
-package worker_test
+package plugin_test
 
 import (
 	"encoding/json"
@@ -8,10 +8,10 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
 
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/internal/proctest"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -20,11 +20,11 @@ import (
 // tool count, outcome and duration.
 func TestWorkerLogsTurnStartAndEnd(t *testing.T) {
 	var out proctest.LockedBuffer
-	logger := tpworker.NewLogger(&out, "info", "json")
+	logger := plugin.NewLogger(&out, "info", "json")
 	c := testenv.Server().NewClientWithOptions(client.Options{Logger: log.NewStructuredLogger(logger)})
 	t.Cleanup(c.Close)
 	queue := testenv.TaskQueue(t)
-	w, err := tpworker.Start(tpworker.Config{Client: c, TaskQueue: queue, StateDir: t.TempDir(), Logger: logger})
+	w, err := plugin.Start(plugin.Config{Client: c, TaskQueue: queue, StateDir: t.TempDir(), Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package worker_test
+package plugin_test
 
 import (
 	"strconv"
@@ -14,10 +14,10 @@ import (
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/wire"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -29,7 +29,7 @@ import (
 func TestTurnIsOneTrace(t *testing.T) {
 	tel, c, spans := testenv.TracedClient(t)
 	queue := testenv.TaskQueue(t)
-	w, err := tpworker.Start(tpworker.Config{Client: c, TaskQueue: queue, StateDir: t.TempDir()})
+	w, err := plugin.Start(plugin.Config{Client: c, TaskQueue: queue, StateDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func agentWorker(t *testing.T, c client.Client, rs ...fakeanthropic.Response) (*
 		t.Fatal(err)
 	}
 	testenv.StartWorkerWith(t, c, queue, func(r sdkworker.Registry) {
-		tpworker.RegisterWithAgent(r, acts, activities.AgentConfig{StateDir: state, APIKey: "sk-test", BaseURL: fake.URL()})
+		plugin.RegisterWithAgent(r, acts, activities.AgentConfig{StateDir: state, APIKey: "sk-test", BaseURL: fake.URL()})
 	})
 	return fake, queue
 }
