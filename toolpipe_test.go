@@ -3,6 +3,9 @@ package toolpipe_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +17,9 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe"
+	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
+	"github.com/toolpipe/toolpipe/wire"
 )
 
 // stamp is a custom tool: it writes a stamp file into the working directory, or with
@@ -334,5 +339,39 @@ func TestWorkersOfOneProcessHaveTheirOwnTools(t *testing.T) {
 		if err != nil || len(res.Results) != 1 || !strings.Contains(res.Results[0].Content, c.want) {
 			t.Errorf("%s: %+v, %v; want %q", c.id, res, err, c.want)
 		}
+	}
+}
+
+// TestOptionsModelReachesWebFetch: Options.Model is the endpoint of every model
+// user of the worker: WebFetch's page model asks it too, with its key, instead of
+// the environment's (where there is none here).
+func TestOptionsModelReachesWebFetch(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "")
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<html><body><p>Version <b>4.2</b> is out.</p></body></html>")
+	}))
+	t.Cleanup(page.Close)
+	model, err := fakeanthropic.Start(fakeanthropic.Script{Responses: []fakeanthropic.Response{
+		{Content: []wire.Block{{Type: wire.BlockText, Text: "Version 4.2."}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(model.Close)
+	c, _ := ownWorker(t, toolpipe.Options{WebFetchAllowPrivate: true, Model: &toolpipe.Model{APIKey: "sk-options", BaseURL: model.URL()}})
+	ctx := testenv.Context(t)
+	turn, err := c.StartTurn(ctx, []toolpipe.Block{{ID: "f1", Name: "WebFetch",
+		Input: raw(fmt.Sprintf(`{"url":%q,"prompt":"What version is out?"}`, page.URL+"/page"))}},
+		toolpipe.TurnOptions{SessionID: "wf-" + t.Name(), Workdir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := turn.Result(ctx)
+	if err != nil || len(res.Results) != 1 || res.Results[0].Content != "Version 4.2." {
+		t.Fatalf("result %+v, %v", res, err)
+	}
+	if reqs := model.Requests(); len(reqs) != 1 || reqs[0].APIKey != "sk-options" {
+		t.Fatalf("model requests %+v, want one with Options.Model's key", reqs)
 	}
 }

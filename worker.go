@@ -36,9 +36,10 @@ type Options struct {
 	WebFetchAllowPrivate bool
 	// WebFetchTimeout bounds one WebFetch; 0 means the default (30 s).
 	WebFetchTimeout time.Duration
-	// Model configures the model calls of sessions; nil reads ANTHROPIC_API_KEY and
-	// ANTHROPIC_BASE_URL from the environment (and the secrets worker.HideSecrets
-	// holds).
+	// Model is where the worker's model users go: sessions' model calls and
+	// compactions, prompt hooks and WebFetch's page model; nil reads
+	// ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment (and the
+	// secrets HideSecrets holds).
 	Model *Model
 	// MCPEnvAllow are the variables (names or patterns such as DOCS_*) that a
 	// working directory's .mcp.json may expand with ${VAR}; a server referring to
@@ -111,17 +112,16 @@ func NewPlugin(c client.Client, opts Options) (sdkworker.Plugin, error) {
 		}
 		custom = append(custom, t.t)
 	}
-	agent := activities.AgentConfigFromEnv(opts.StateDir, nil)
+	var model *activities.ModelEndpoint // nil: the environment's
 	if m := opts.Model; m != nil {
-		agent.APIKey, agent.BaseURL, agent.HTTPClient = m.APIKey, m.BaseURL, m.HTTPClient
+		model = &activities.ModelEndpoint{APIKey: m.APIKey, BaseURL: m.BaseURL, HTTPClient: m.HTTPClient}
 	}
-	agent.Logger = opts.Logger
 	p, err := plugin.NewPlugin(plugin.Config{
 		Client: c, StateDir: opts.StateDir, Logger: opts.Logger, MCPEnvAllow: opts.MCPEnvAllow,
 		Overrides:            thresholds{fixed: opts.Thresholds, live: opts.ThresholdOverride},
 		WebFetchAllowPrivate: opts.WebFetchAllowPrivate, WebFetchTimeout: opts.WebFetchTimeout,
 		WorkflowsOnly: opts.WorkflowsOnly, ShutdownGrace: opts.ShutdownGrace, Swept: opts.OnSwept,
-		Agent: &agent, Tools: custom,
+		Model: model, Tools: custom,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("toolpipe: %w", err)

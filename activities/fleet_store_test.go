@@ -71,7 +71,7 @@ func TestReadAndGrepFindAnotherHostsPersistedOutput(t *testing.T) {
 // the store and the session, and writes nothing.
 func TestModelCallFailsAtOnceWithoutTheSessionInTheStore(t *testing.T) {
 	store := sharedStore(t)
-	agent, err := NewAgent(AgentConfig{StateDir: t.TempDir(), Blob: store, APIKey: "k", BaseURL: "http://127.0.0.1:1", Intake: noIntake{}})
+	agent, err := NewAgent(AgentConfig{StateDir: t.TempDir(), Blob: store, ModelEndpoint: ModelEndpoint{APIKey: "k", BaseURL: "http://127.0.0.1:1"}, Intake: noIntake{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/worker"
 
@@ -19,7 +17,6 @@ import (
 	"github.com/toolpipe/toolpipe/internal/blobstore"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
-	"github.com/toolpipe/toolpipe/toolenv"
 )
 
 // TurnIntake hands streamed tool_use blocks to the Turn workflow that runs them, and
@@ -48,15 +45,10 @@ type AgentConfig struct {
 	// Blob is the blob store the conversations are kept in (blob-url); nil is the
 	// file:// store rooted at StateDir.
 	Blob *blobstore.Store
-	// APIKey authenticates to the Messages API (ANTHROPIC_API_KEY).
-	APIKey string
-	// BaseURL is any Anthropic-compatible endpoint; empty means the SDK's default
-	// (which honours ANTHROPIC_BASE_URL).
-	BaseURL string
+	// ModelEndpoint is where the model calls go (ModelEndpointFromEnv).
+	ModelEndpoint
 	// Intake receives streamed tool_use blocks. Required.
 	Intake TurnIntake
-	// HTTPClient, when set, makes the model requests.
-	HTTPClient *http.Client
 	// IdleTimeout is how long a stream may go without an event before the call is
 	// abandoned and retried; zero means two minutes.
 	IdleTimeout time.Duration
@@ -73,8 +65,7 @@ type AgentConfig struct {
 // the log and the default kept).
 func AgentConfigFromEnv(stateDir string, intake TurnIntake) AgentConfig {
 	cfg := AgentConfig{
-		StateDir: stateDir, Intake: intake,
-		APIKey: toolenv.Getenv("ANTHROPIC_API_KEY"), BaseURL: toolenv.Getenv("ANTHROPIC_BASE_URL"), // held secrets: toolenv/held.go
+		StateDir: stateDir, Intake: intake, ModelEndpoint: ModelEndpointFromEnv(),
 	}
 	if v := os.Getenv("TOOLPIPE_MODEL_IDLE_TIMEOUT"); v != "" {
 		d, err := time.ParseDuration(v)
@@ -126,16 +117,7 @@ func NewAgent(cfg AgentConfig) (*Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("activities: %w", err)
 	}
-	// The SDK's own retries are off: Temporal's retry policy decides, so that every
-	// attempt is visible in history and survives a worker restart.
-	opts := append([]option.RequestOption{option.WithMaxRetries(0), option.WithAPIKey(cfg.APIKey)}, modelEnvOptions()...)
-	if cfg.BaseURL != "" {
-		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
-	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
-	}
-	return &Agent{cfg: cfg, log: log, client: anthropic.NewClient(opts...), convs: convs, fs: fs}, nil
+	return &Agent{cfg: cfg, log: log, client: anthropic.NewClient(cfg.requestOptions()...), convs: convs, fs: fs}, nil
 }
 
 // Register registers the agent activities under their names.

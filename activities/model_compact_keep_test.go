@@ -100,7 +100,7 @@ func TestCompactConversationKeepsRecentInStoreAndOnRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fake.Close()
-	a, err := NewAgent(AgentConfig{StateDir: t.TempDir(), APIKey: "k", BaseURL: fake.URL(), Intake: noIntake{}})
+	a, err := NewAgent(AgentConfig{StateDir: t.TempDir(), ModelEndpoint: ModelEndpoint{APIKey: "k", BaseURL: fake.URL()}, Intake: noIntake{}})
 	if err != nil {
 		t.Fatal(err)
 	}

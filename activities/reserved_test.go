@@ -24,7 +24,7 @@ func TestEveryRegisteredActivityIsReserved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	agent, err := NewAgent(AgentConfig{StateDir: t.TempDir(), APIKey: "k", BaseURL: "http://127.0.0.1:1", Intake: noIntake{}})
+	agent, err := NewAgent(AgentConfig{StateDir: t.TempDir(), ModelEndpoint: ModelEndpoint{APIKey: "k", BaseURL: "http://127.0.0.1:1"}, Intake: noIntake{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,12 +3,10 @@ package activities
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/toolpipe/toolpipe/toolenv"
 	"github.com/toolpipe/toolpipe/webfetch"
@@ -30,21 +28,18 @@ const (
 // WebFetchModel is the model that answers WebFetch prompts. The API key lives only
 // in the worker, like the agent's.
 type WebFetchModel struct {
-	// APIKey authenticates to the Messages API; empty means no model.
-	APIKey string
-	// BaseURL is any Anthropic-compatible endpoint; empty means the SDK's default.
-	BaseURL string
+	// ModelEndpoint is the worker's (ModelEndpointFromEnv); no API key means no
+	// model: the page itself is the result.
+	ModelEndpoint
 	// Model is the model's name; empty means DefaultWebFetchModel.
 	Model string
-	// HTTPClient, when set, makes the requests.
-	HTTPClient *http.Client
 }
 
-// WebFetchModelFromEnv reads the model from the worker's environment:
-// ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, and the small model Claude Code uses,
-// ANTHROPIC_DEFAULT_HAIKU_MODEL (or the older ANTHROPIC_SMALL_FAST_MODEL).
+// WebFetchModelFromEnv is the worker's endpoint (ModelEndpointFromEnv) with the
+// small model Claude Code uses, ANTHROPIC_DEFAULT_HAIKU_MODEL (or the older
+// ANTHROPIC_SMALL_FAST_MODEL).
 func WebFetchModelFromEnv() WebFetchModel {
-	m := WebFetchModel{APIKey: toolenv.Getenv("ANTHROPIC_API_KEY"), BaseURL: toolenv.Getenv("ANTHROPIC_BASE_URL")} // held secrets: toolenv/held.go
+	m := WebFetchModel{ModelEndpoint: ModelEndpointFromEnv()}
 	for _, k := range []string{"ANTHROPIC_DEFAULT_HAIKU_MODEL", "ANTHROPIC_SMALL_FAST_MODEL"} {
 		if v := toolenv.Getenv(k); v != "" && m.Model == "" {
 			m.Model = v
@@ -64,20 +59,11 @@ func newPageModel(m WebFetchModel) *pageModel {
 	if m.APIKey == "" {
 		return nil
 	}
-	// The SDK's retries are off: one fetch should not hang on a model that is
-	// overloaded; the page is returned instead (WebFetch).
-	opts := append([]option.RequestOption{option.WithMaxRetries(0), option.WithAPIKey(m.APIKey)}, modelEnvOptions()...)
-	if m.BaseURL != "" {
-		opts = append(opts, option.WithBaseURL(m.BaseURL))
-	}
-	if m.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(m.HTTPClient))
-	}
 	model := m.Model
 	if model == "" {
 		model = DefaultWebFetchModel
 	}
-	return &pageModel{client: anthropic.NewClient(opts...), model: model}
+	return &pageModel{client: anthropic.NewClient(m.requestOptions()...), model: model}
 }
 
 // ask sends the page and the prompt and returns the model's answer.

@@ -102,7 +102,7 @@ func TestWebFetchAppliesPromptWithModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(model.Close)
-	a := webActs(t, WebFetchConfig{AllowPrivate: true, Model: WebFetchModel{APIKey: "k", BaseURL: model.URL(), Model: "small-model"}})
+	a := webActs(t, WebFetchConfig{AllowPrivate: true, Model: WebFetchModel{ModelEndpoint: ModelEndpoint{APIKey: "k", BaseURL: model.URL()}, Model: "small-model"}})
 	out := fetch(t, a, s.URL+"/page", "What version is out?")
 	if out.IsError || out.Content != "Version 4.2." {
 		t.Fatalf("got %+v", out)
@@ -129,7 +129,7 @@ func TestWebFetchModelFailureReturnsPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(model.Close)
-	a := webActs(t, WebFetchConfig{AllowPrivate: true, Model: WebFetchModel{APIKey: "k", BaseURL: model.URL()}})
+	a := webActs(t, WebFetchConfig{AllowPrivate: true, Model: WebFetchModel{ModelEndpoint: ModelEndpoint{APIKey: "k", BaseURL: model.URL()}}})
 	out := fetch(t, a, s.URL+"/page", "What version is out?")
 	if out.IsError || !strings.Contains(out.Content, "The model could not apply the prompt") || !strings.Contains(out.Content, "Version **4.2** is out.") {
 		t.Fatalf("got %+v", out)

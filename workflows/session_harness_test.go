@@ -79,7 +79,7 @@ func (h *agentHarness) startWorker() sdkworker.Worker {
 		h.t.Fatal(err)
 	}
 	h.t.Cleanup(func() { _ = acts.Close() }) // its MCP servers, if any were started
-	cfg := activities.AgentConfig{StateDir: h.state, APIKey: testAPIKey, BaseURL: h.fake.URL()}
+	cfg := activities.AgentConfig{StateDir: h.state, ModelEndpoint: activities.ModelEndpoint{APIKey: testAPIKey, BaseURL: h.fake.URL()}}
 	return testenv.StartWorker(h.t, h.queue, func(r sdkworker.Registry) { plugin.RegisterWithAgent(r, acts, cfg) })
 }
 

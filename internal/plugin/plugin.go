@@ -73,8 +73,12 @@ type Config struct {
 	// working directories' .mcp.json (cmd/toolpipe-claude adds --mcp-config's and
 	// the Claude Agent SDK's servers); the worker closes it when it stops.
 	MCP activities.MCPServers
-	// Agent, when set, configures the model calls of sessions; nil reads
-	// ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL (and the held secrets).
+	// Model, when set, is the model endpoint of every model user of the worker
+	// (sessions' calls, prompt hooks, WebFetch's page model); nil reads it from
+	// the environment (activities.ModelEndpointFromEnv).
+	Model *activities.ModelEndpoint
+	// Agent, when set, configures the model calls of sessions (Model, when set,
+	// replaces its endpoint); nil reads the environment.
 	Agent *activities.AgentConfig
 	// Tools are the program's own tools (the Go API's toolpipe.Tool), beside the
 	// built-in ones: the worker's registry, which its workflows schedule and its
@@ -126,7 +130,7 @@ func NewPlugin(cfg Config) (*Plugin, error) {
 		return nil, fmt.Errorf("worker: Config.StateDir %q must be an absolute directory", cfg.StateDir)
 	}
 	acts, err := activities.New(activities.Config{StateDir: cfg.StateDir, Blob: cfg.Blob, Logger: cfg.Logger, Overrides: cfg.Overrides, MCPEnvAllow: cfg.MCPEnvAllow, MCP: cfg.MCP, Tools: cfg.Tools,
-		WebFetch: activities.WebFetchConfig{AllowPrivate: cfg.WebFetchAllowPrivate, Timeout: cfg.WebFetchTimeout, Model: activities.WebFetchModelFromEnv()}})
+		WebFetch: activities.WebFetchConfig{AllowPrivate: cfg.WebFetchAllowPrivate, Timeout: cfg.WebFetchTimeout, Model: webFetchModel(cfg.Model)}})
 	if err != nil {
 		return nil, fmt.Errorf("worker: %w", err)
 	}
@@ -235,14 +239,27 @@ func (p *Plugin) startHost(placer *placer) error {
 
 // agentConfig is the model's configuration: the given one, else the environment's.
 func (p *Plugin) agentConfig() activities.AgentConfig {
+	a := activities.AgentConfigFromEnv(p.cfg.StateDir, nil)
 	if p.cfg.Agent != nil {
-		a := *p.cfg.Agent
-		if a.Logger == nil {
-			a.Logger = p.cfg.Logger
-		}
-		return a
+		a = *p.cfg.Agent
 	}
-	return activities.AgentConfigFromEnv(p.cfg.StateDir, nil)
+	if a.Logger == nil {
+		a.Logger = p.cfg.Logger
+	}
+	if p.cfg.Model != nil {
+		a.ModelEndpoint = *p.cfg.Model
+	}
+	return a
+}
+
+// webFetchModel is WebFetch's page model: the environment's small model on the
+// worker's endpoint (m, when set).
+func webFetchModel(m *activities.ModelEndpoint) activities.WebFetchModel {
+	wf := activities.WebFetchModelFromEnv()
+	if m != nil {
+		wf.ModelEndpoint = *m
+	}
+	return wf
 }
 
 // sweep declares the running tools of dead workers lost, in the background.

@@ -217,7 +217,7 @@ func agentWorker(t *testing.T, c client.Client, rs ...fakeanthropic.Response) (*
 		t.Fatal(err)
 	}
 	testenv.StartWorkerWith(t, c, queue, func(r sdkworker.Registry) {
-		plugin.RegisterWithAgent(r, acts, activities.AgentConfig{StateDir: state, APIKey: "sk-test", BaseURL: fake.URL()})
+		plugin.RegisterWithAgent(r, acts, activities.AgentConfig{StateDir: state, ModelEndpoint: activities.ModelEndpoint{APIKey: "sk-test", BaseURL: fake.URL()}})
 	})
 	return fake, queue
 }

@@ -101,7 +101,7 @@ func TestParityBackgroundShells(t *testing.T) {
 	}
 	queue := testenv.TaskQueue(t)
 	testenv.StartWorker(t, queue, func(r sdkworker.Registry) {
-		plugin.RegisterWithAgent(r, acts, activities.AgentConfig{StateDir: state, APIKey: "sk-parity", BaseURL: fake.URL()})
+		plugin.RegisterWithAgent(r, acts, activities.AgentConfig{StateDir: state, ModelEndpoint: activities.ModelEndpoint{APIKey: "sk-parity", BaseURL: fake.URL()}})
 	})
 	run, err := testenv.Client().ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{ID: "parity-bg-" + queue, TaskQueue: queue},
 		workflows.SessionWorkflowName, workflows.SessionInput{SessionID: "parity-bg", Prompt: "Run the tools.", Workdir: t.TempDir()})

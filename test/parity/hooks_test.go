@@ -158,7 +158,7 @@ func runToolpipeSession(t *testing.T, root, file string, script [][]scriptBlock)
 		t.Fatal(err)
 	}
 	queue := testenv.TaskQueue(t)
-	cfg := activities.AgentConfig{StateDir: state, APIKey: "sk-ant-parity-fake", BaseURL: url}
+	cfg := activities.AgentConfig{StateDir: state, ModelEndpoint: activities.ModelEndpoint{APIKey: "sk-ant-parity-fake", BaseURL: url}}
 	testenv.StartWorker(t, queue, func(r sdkworker.Registry) { plugin.RegisterWithAgent(r, acts, cfg) })
 	run, err := testenv.Client().ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{
 		ID: "parity-hooks-" + queue, TaskQueue: queue,

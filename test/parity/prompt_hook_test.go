@@ -53,7 +53,7 @@ func TestParityPromptHook(t *testing.T) {
 	tm, tpURL := newRecordingModel(t, nil)
 	tm.hookMarker, tm.hookAnswer = promptHookMarker, promptHookAnswer
 	res := runWithSettings(t, promptHookCase, tpRoot, promptHookSettings(t, t.TempDir()),
-		&activities.AgentConfig{APIKey: "sk-ant-parity-fake", BaseURL: tpURL})
+		&activities.AgentConfig{ModelEndpoint: activities.ModelEndpoint{APIKey: "sk-ant-parity-fake", BaseURL: tpURL}})
 	for dir, side := range map[string]string{root: "claude", tpRoot: "toolpipe"} {
 		if _, err := os.Stat(filepath.Join(dir, promptHookCase.name, "out.txt")); err == nil {
 			t.Errorf("%s ran the denied command", side)
