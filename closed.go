@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	failurepb "go.temporal.io/api/failure/v1"
@@ -70,7 +72,7 @@ func (r *closedRun) read(ev *historypb.HistoryEvent) {
 	case *historypb.HistoryEvent_WorkflowExecutionStartedEventAttributes:
 		r.input = a.WorkflowExecutionStartedEventAttributes.GetInput()
 	case *historypb.HistoryEvent_WorkflowExecutionUpdateAcceptedEventAttributes:
-		if in := a.WorkflowExecutionUpdateAcceptedEventAttributes.GetAcceptedRequest().GetInput(); in.GetName() == workflows.AddBlocksUpdate {
+		if in := a.WorkflowExecutionUpdateAcceptedEventAttributes.GetAcceptedRequest().GetInput(); in.GetName() == contract.AddBlocksUpdate {
 			r.added = append(r.added, in.GetArgs())
 		}
 	case *historypb.HistoryEvent_WorkflowExecutionCompletedEventAttributes:

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/temporal"
 
@@ -71,22 +73,22 @@ func IsNotFound(err error) bool {
 
 // IsDuplicateToolUseID reports whether AddBlocks was refused a block whose id the
 // turn already has: expected of a client that sends its blocks again after a crash.
-func IsDuplicateToolUseID(err error) bool { return rejected(err, workflows.ErrDuplicateToolUseID) }
+func IsDuplicateToolUseID(err error) bool { return rejected(err, contract.ErrDuplicateToolUseID) }
 
 // IsMalformedBlock reports whether a block was refused for having no id or name,
 // an id that cannot name a file, or an input that is not JSON.
-func IsMalformedBlock(err error) bool { return rejected(err, workflows.ErrMalformedBlock) }
+func IsMalformedBlock(err error) bool { return rejected(err, contract.ErrMalformedBlock) }
 
 // IsTooManyTools reports whether a turn would have held more calls than it may
 // (MaxToolsPerTurn).
-func IsTooManyTools(err error) bool { return rejected(err, workflows.ErrTooManyTools) }
+func IsTooManyTools(err error) bool { return rejected(err, contract.ErrTooManyTools) }
 
 // IsIntakeClosed reports whether AddBlocks came after CloseIntake.
-func IsIntakeClosed(err error) bool { return rejected(err, workflows.ErrIntakeClosed) }
+func IsIntakeClosed(err error) bool { return rejected(err, contract.ErrIntakeClosed) }
 
 // IsNotAwaitingApproval reports whether Approve or Deny named a call that does not
 // wait for approval (any more).
-func IsNotAwaitingApproval(err error) bool { return rejected(err, workflows.ErrNotAwaitingApproval) }
+func IsNotAwaitingApproval(err error) bool { return rejected(err, contract.ErrNotAwaitingApproval) }
 
 // IsWorkerLost reports whether err is the failure of a tool attempt whose worker
 // died (another worker found it dead) or shut down under it: the call may have

@@ -7,6 +7,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
@@ -99,7 +101,7 @@ func (c *Client) StartSession(ctx context.Context, opts SessionOptions) (*Sessio
 		WorkflowExecutionErrorWhenAlreadyStarted: true,
 		StaticSummary:                            workflows.SessionStaticSummary(in),
 		StaticDetails:                            workflows.SessionStaticDetails(in),
-	}, workflows.SessionWorkflowName, in)
+	}, contract.SessionWorkflowName, in)
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	switch {
 	case err == nil:
@@ -177,14 +179,14 @@ func (s *Session) RunID() string { return s.runID }
 // after it. It returns how many messages wait for the next model call.
 func (s *Session) Send(ctx context.Context, text string) (queued int, err error) {
 	var resp workflows.SendResponse
-	err = update(ctx, s.c, "session", s.ID, "send", workflows.SendUpdate, &resp, workflows.SendRequest{Text: text})
+	err = update(ctx, s.c, "session", s.ID, "send", contract.SendUpdate, &resp, workflows.SendRequest{Text: text})
 	return resp.Queued, err
 }
 
 // Compact has the session compact its conversation into a summary before its
 // next model call, following instructions (empty: the default summary).
 func (s *Session) Compact(ctx context.Context, instructions string) error {
-	return update(ctx, s.c, "session", s.ID, "compact", workflows.CompactUpdate, nil, workflows.CompactRequestArgs{Instructions: instructions})
+	return update(ctx, s.c, "session", s.ID, "compact", contract.CompactUpdate, nil, workflows.CompactRequestArgs{Instructions: instructions})
 }
 
 // Events returns what happened from cursor from on (pass the returned next to
@@ -205,7 +207,7 @@ func (s *Session) Events(ctx context.Context, from int) (events []SessionEvent, 
 
 // events asks the running session for its events from cursor from.
 func (s *Session) events(ctx context.Context, from int) ([]SessionEvent, int, bool, error) {
-	r, err := query[workflows.EventsResponse](ctx, s.c, "session", s.ID, "events", workflows.EventsQuery, from)
+	r, err := query[workflows.EventsResponse](ctx, s.c, "session", s.ID, "events", contract.EventsQuery, from)
 	if err != nil {
 		return nil, from, false, err
 	}
@@ -281,7 +283,7 @@ func (s *Session) State(ctx context.Context) (SessionState, error) {
 		return SessionState{}, fmt.Errorf("toolpipe: session %s: state: %w", s.ID, err)
 	}
 	if r == nil {
-		st, err := query[workflows.SessionState](ctx, s.c, "session", s.ID, "state", workflows.SessionStateQuery)
+		st, err := query[workflows.SessionState](ctx, s.c, "session", s.ID, "state", contract.SessionStateQuery)
 		return sessionState(st), err
 	}
 	st, err := s.api.sessionState(ctx, r)
@@ -293,7 +295,7 @@ func (s *Session) State(ctx context.Context) (SessionState, error) {
 
 // Interrupt stops the running turn's cancel-able calls without a message.
 func (s *Session) Interrupt(ctx context.Context) error {
-	if err := s.c.SignalWorkflow(ctx, s.ID, "", workflows.SessionInterruptSignal, nil); err != nil {
+	if err := s.c.SignalWorkflow(ctx, s.ID, "", contract.SessionInterruptSignal, nil); err != nil {
 		return fmt.Errorf("toolpipe: session %s: interrupt: %w", s.ID, err)
 	}
 	return nil

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
@@ -88,7 +90,7 @@ func (c *Client) StartTurn(ctx context.Context, blocks []Block, opts TurnOptions
 		StaticSummary:                            workflows.TurnStaticSummary(in),
 		StaticDetails:                            workflows.TurnStaticDetails(in),
 		Memo:                                     map[string]any{messageMemo: digest},
-	}, workflows.TurnWorkflowName, in)
+	}, contract.TurnWorkflowName, in)
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	switch {
 	case err == nil:
@@ -174,13 +176,13 @@ func (t *Turn) RunID() string { return t.runID }
 // scheduling rule allows. A block whose id the turn has is refused
 // (IsDuplicateToolUseID), as a malformed one is (IsMalformedBlock).
 func (t *Turn) AddBlocks(ctx context.Context, blocks ...Block) error {
-	return t.update(ctx, workflows.AddBlocksUpdate, nil, wireBlocks(blocks))
+	return t.update(ctx, contract.AddBlocksUpdate, nil, wireBlocks(blocks))
 }
 
 // CloseIntake says the assistant message has ended: the turn finishes once every
 // call has a result.
 func (t *Turn) CloseIntake(ctx context.Context) error {
-	return t.update(ctx, workflows.CloseIntakeUpdate, nil)
+	return t.update(ctx, contract.CloseIntakeUpdate, nil)
 }
 
 // Follow hands each result to onResult as the turn yields it, in arrival order,
@@ -201,7 +203,7 @@ func (t *Turn) Follow(ctx context.Context, onResult func(ToolResult)) (TurnResul
 	from := 0
 	for t.closure == nil {
 		var resp workflows.CollectResponse
-		err := t.update(ctx, workflows.CollectUpdate, &resp, workflows.CollectRequest{From: from})
+		err := t.update(ctx, contract.CollectUpdate, &resp, workflows.CollectRequest{From: from})
 		if err != nil && ctx.Err() == nil && transient(err) {
 			pause(ctx, 200*time.Millisecond)
 			continue
@@ -280,7 +282,7 @@ func (t *Turn) State(ctx context.Context) (TurnState, error) {
 		return TurnState{}, fmt.Errorf("toolpipe: turn %s: state: %w", t.ID, err)
 	}
 	if r == nil {
-		st, err := query[workflows.TurnState](ctx, t.c, "turn", t.ID, "state", workflows.StateQuery)
+		st, err := query[workflows.TurnState](ctx, t.c, "turn", t.ID, "state", contract.StateQuery)
 		return turnState(st), err
 	}
 	st, err := t.api.turnState(ctx, r)
@@ -294,20 +296,20 @@ func (t *Turn) State(ctx context.Context) (TurnState, error) {
 // A call that does not wait is refused (IsNotAwaitingApproval).
 func (t *Turn) Approve(ctx context.Context, toolUseID string) (PendingApproval, error) {
 	var p workflows.PendingApproval
-	err := t.update(ctx, workflows.ApproveUpdate, &p, workflows.ApprovalRequest{ToolUseID: toolUseID})
+	err := t.update(ctx, contract.ApproveUpdate, &p, workflows.ApprovalRequest{ToolUseID: toolUseID})
 	return PendingApproval(p), err
 }
 
 // Deny refuses a call that waits for approval; the model reads reason.
 func (t *Turn) Deny(ctx context.Context, toolUseID, reason string) (PendingApproval, error) {
 	var p workflows.PendingApproval
-	err := t.update(ctx, workflows.DenyUpdate, &p, workflows.ApprovalRequest{ToolUseID: toolUseID, Reason: reason})
+	err := t.update(ctx, contract.DenyUpdate, &p, workflows.ApprovalRequest{ToolUseID: toolUseID, Reason: reason})
 	return PendingApproval(p), err
 }
 
 // Interrupt is a new user message: calls of InterruptCancel tools stop.
 func (t *Turn) Interrupt(ctx context.Context) error {
-	if err := t.c.SignalWorkflow(ctx, t.ID, "", workflows.InterruptSignal, nil); err != nil {
+	if err := t.c.SignalWorkflow(ctx, t.ID, "", contract.InterruptSignal, nil); err != nil {
 		return fmt.Errorf("toolpipe: turn %s: interrupt: %w", t.ID, err)
 	}
 	return nil

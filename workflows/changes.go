@@ -51,7 +51,7 @@ const (
 	// backgroundShells: Bash with run_in_background starts a background task of
 	// the turn's session, and TaskStop stops one; turns from before it refused both.
 	backgroundShells = "background-shells"
-	// tasksAsStreamed: Task calls start as their blocks stream (StartTaskUpdate),
+	// tasksAsStreamed: Task calls start as their blocks stream (contract.StartTaskUpdate),
 	// not when the model's message has ended.
 	tasksAsStreamed = "tasks-start-as-streamed"
 	// modelErrorEndsPrompt: a model call that failed for good (a 4xx, no API key,
@@ -92,7 +92,7 @@ const (
 	// completed such activities and recorded nothing more. Asked at the turn's start.
 	failuresShown = "ui-shows-failures"
 	// turnOnToolUse: a session starts a model call's Turn only when the reply has a
-	// tool call for it (the model activity asks, OpenTurnUpdate, before it hands
+	// tool call for it (the model activity asks, contract.OpenTurnUpdate, before it hands
 	// over the first block), and turns are numbered one by one (session-S/turn-1,
 	// turn-2, …) instead of by message (session_turn.go). Sessions from before it
 	// started every Turn before the model call and named it after the message.

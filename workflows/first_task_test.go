@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 
@@ -47,8 +49,8 @@ func updateWithStart(t *testing.T, c client.Client, queue, name string, input an
 // the turn must finish, not wait for a CloseIntake it has already had.
 func TestCloseIntakeInTheFirstTask(t *testing.T) {
 	h := realHarness(t)
-	run := updateWithStart(t, h.c, h.queue, workflows.TurnWorkflowName,
-		workflows.TurnInput{SessionID: "s", Workdir: t.TempDir()}, workflows.CloseIntakeUpdate)
+	run := updateWithStart(t, h.c, h.queue, contract.TurnWorkflowName,
+		workflows.TurnInput{SessionID: "s", Workdir: t.TempDir()}, contract.CloseIntakeUpdate)
 	if res := h.result(run); len(res.Results) != 0 {
 		t.Fatalf("results %+v", res.Results)
 	}
@@ -57,12 +59,12 @@ func TestCloseIntakeInTheFirstTask(t *testing.T) {
 // Blocks streamed before the turn's first task come after the start input's blocks.
 func TestAddBlocksInTheFirstTask(t *testing.T) {
 	h := realHarness(t)
-	run := updateWithStart(t, h.c, h.queue, workflows.TurnWorkflowName,
+	run := updateWithStart(t, h.c, h.queue, contract.TurnWorkflowName,
 		workflows.TurnInput{SessionID: "s", Workdir: t.TempDir(), Blocks: []tool.Block{
 			{ID: "a", Name: tool.BashName, Input: raw(map[string]any{"command": "echo a"})},
 		}},
-		workflows.AddBlocksUpdate, []tool.Block{{ID: "b", Name: tool.BashName, Input: raw(map[string]any{"command": "echo b"})}})
-	h.mustUpdate(run, workflows.CloseIntakeUpdate)
+		contract.AddBlocksUpdate, []tool.Block{{ID: "b", Name: tool.BashName, Input: raw(map[string]any{"command": "echo b"})}})
+	h.mustUpdate(run, contract.CloseIntakeUpdate)
 	res := h.result(run)
 	if len(res.Results) != 2 || res.Results[0].ToolUseID != "a" || res.Results[1].ToolUseID != "b" ||
 		res.Results[0].Content != "a" || res.Results[1].Content != "b" {
@@ -73,9 +75,9 @@ func TestAddBlocksInTheFirstTask(t *testing.T) {
 // A message sent with the session's first task is kept, after the prompt.
 func TestSendInTheFirstTask(t *testing.T) {
 	h := newAgentHarness(t, fakeanthropic.Response{Content: []wire.Block{text("both read")}})
-	run := updateWithStart(t, h.c, h.queue, workflows.SessionWorkflowName,
+	run := updateWithStart(t, h.c, h.queue, contract.SessionWorkflowName,
 		workflows.SessionInput{SessionID: "s1", Prompt: "the prompt", Workdir: h.work, Options: fastOptions()},
-		workflows.SendUpdate, workflows.SendRequest{Text: "the message"})
+		contract.SendUpdate, workflows.SendRequest{Text: "the message"})
 	if res := h.result(run); res.Text != "both read" {
 		t.Fatalf("result %+v", res)
 	}

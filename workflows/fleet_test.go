@@ -58,7 +58,7 @@ func TestPlacedSessionRunsItsToolsOnItsHost(t *testing.T) {
 		t.Fatalf("the Write did not run: %q %v", b, err)
 	}
 	hostQueue := contract.HostQueue(h.queue, "host-a")
-	v, err := h.c.QueryWorkflow(testenv.Context(t), run.GetID(), "", workflows.SessionStateQuery)
+	v, err := h.c.QueryWorkflow(testenv.Context(t), run.GetID(), "", contract.SessionStateQuery)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func recordPlacementHistories(t *testing.T) {
 	)
 	h.hostWorker("host-rec", 4)
 	run, err := h.c.ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{ID: placementReplayID, TaskQueue: h.queue},
-		workflows.SessionWorkflowName, workflows.SessionInput{SessionID: "placerec", Prompt: "record", Workdir: h.work, Place: true, Options: fastOptions()})
+		contract.SessionWorkflowName, workflows.SessionInput{SessionID: "placerec", Prompt: "record", Workdir: h.work, Place: true, Options: fastOptions()})
 	if err != nil {
 		t.Fatal(err)
 	}

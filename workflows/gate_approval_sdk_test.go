@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"github.com/toolpipe/toolpipe/permissions"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -29,12 +31,12 @@ func TestApprovalAnswersOfTheSDK(t *testing.T) {
 	if !jsonEqual(st.Pending[0].Input, bashB("d1", "touch denied").Input) {
 		t.Fatalf("the pending call's input: %s", st.Pending[0].Input)
 	}
-	h.mustUpdate(run, workflows.DenyUpdate, workflows.ApprovalRequest{ToolUseID: "d1", Message: "Bash is not allowed in this test."})
+	h.mustUpdate(run, contract.DenyUpdate, workflows.ApprovalRequest{ToolUseID: "d1", Message: "Bash is not allowed in this test."})
 	h.waitState(run, "u2 pending", func(st workflows.TurnState) bool { return strings.Join(pendingIDs(st), ",") == "u2" })
-	h.mustUpdate(run, workflows.ApproveUpdate, workflows.ApprovalRequest{ToolUseID: "u2",
+	h.mustUpdate(run, contract.ApproveUpdate, workflows.ApprovalRequest{ToolUseID: "u2",
 		UpdatedInput: json.RawMessage(`{"command":"touch approver-chose"}`)})
 	h.waitState(run, "v3 pending", func(st workflows.TurnState) bool { return strings.Join(pendingIDs(st), ",") == "v3" })
-	h.mustUpdate(run, workflows.ApproveUpdate, workflows.ApprovalRequest{ToolUseID: "v3",
+	h.mustUpdate(run, contract.ApproveUpdate, workflows.ApprovalRequest{ToolUseID: "v3",
 		UpdatedInput: json.RawMessage(`{"cmd":"touch invalid-input-ran"}`)})
 	res := h.result(run)
 	if r := byID(res.Results, "d1"); !r.IsError || r.Content != "Bash is not allowed in this test." {

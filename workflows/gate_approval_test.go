@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
@@ -80,11 +82,11 @@ func TestApproveAndDeny(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	for _, id := range []string{"nope", "r2", "a3"} {
-		if err := h.updateErr(run, workflows.ApproveUpdate, workflows.ApprovalRequest{ToolUseID: id}); errorType(err) != workflows.ErrNotAwaitingApproval || !strings.Contains(err.Error(), "is not waiting for approval; waiting: a1") {
+		if err := h.updateErr(run, contract.ApproveUpdate, workflows.ApprovalRequest{ToolUseID: id}); errorType(err) != contract.ErrNotAwaitingApproval || !strings.Contains(err.Error(), "is not waiting for approval; waiting: a1") {
 			t.Fatalf("approve %s: %v", id, err)
 		}
 	}
-	handle, err := h.update(run, workflows.ApproveUpdate, workflows.ApprovalRequest{ToolUseID: "a1"})
+	handle, err := h.update(run, contract.ApproveUpdate, workflows.ApprovalRequest{ToolUseID: "a1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +95,7 @@ func TestApproveAndDeny(t *testing.T) {
 		t.Fatalf("approve a1: %+v %v", answered, err)
 	}
 	h.waitState(run, "a3 pending", func(st workflows.TurnState) bool { return strings.Join(pendingIDs(st), ",") == "a3" })
-	h.mustUpdate(run, workflows.DenyUpdate, workflows.ApprovalRequest{ToolUseID: "a3", Reason: "not on a Friday"})
+	h.mustUpdate(run, contract.DenyUpdate, workflows.ApprovalRequest{ToolUseID: "a3", Reason: "not on a Friday"})
 	res := h.result(run)
 	if r := byID(res.Results, "a1"); r.IsError || !strings.Contains(r.Content, "secret") {
 		t.Fatalf("a1: %+v", r)
@@ -115,7 +117,7 @@ func TestInterruptEndsAnAsk(t *testing.T) {
 	if !st.Interruptible {
 		t.Fatalf("a Bash waiting for approval must be interruptible: %+v", st)
 	}
-	if err := h.c.SignalWorkflow(testenv.Context(t), run.GetID(), run.GetRunID(), workflows.InterruptSignal, nil); err != nil {
+	if err := h.c.SignalWorkflow(testenv.Context(t), run.GetID(), run.GetRunID(), contract.InterruptSignal, nil); err != nil {
 		t.Fatal(err)
 	}
 	if r := h.result(run).Results[0]; !r.IsError || r.Content != scheduler.InterruptedMessage {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/testfs"
 	"github.com/toolpipe/toolpipe/permissions"
@@ -31,7 +33,7 @@ func TestPermissionRequestHookAnswersAsk(t *testing.T) {
 		bashB("a1", "touch allowed"), bashB("w1", "touch waited"), bashB("d1", "touch denied"),
 	}})
 	h.waitState(run, "w1 pending", func(st workflows.TurnState) bool { return strings.Join(pendingIDs(st), ",") == "w1" })
-	h.mustUpdate(run, workflows.ApproveUpdate, workflows.ApprovalRequest{ToolUseID: "w1"})
+	h.mustUpdate(run, contract.ApproveUpdate, workflows.ApprovalRequest{ToolUseID: "w1"})
 	res := h.result(run)
 	if r := byID(res.Results, "a1"); r.IsError {
 		t.Fatalf("a1: %+v", r)
@@ -75,7 +77,7 @@ func TestNotificationHookWhenApprovalWaits(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	h.mustUpdate(run, workflows.DenyUpdate, workflows.ApprovalRequest{ToolUseID: "w1"})
+	h.mustUpdate(run, contract.DenyUpdate, workflows.ApprovalRequest{ToolUseID: "w1"})
 	h.result(run)
 	in := testfs.ReadJSONValues(t, log)[0]
 	if in["hook_event_name"] != "Notification" || in["notification_type"] != "permission_prompt" ||

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
@@ -67,7 +69,7 @@ func TestTurnInterruptHooksReplay(t *testing.T) {
 		run := h.start(workflows.TurnInput{Workdir: dir, CloseIntake: true, Settings: s,
 			Blocks: []tool.Block{bashB("b1", "echo started > marker; sleep 60")}})
 		poll(t, "the Bash to start", func() bool { _, err := os.Stat(filepath.Join(dir, "marker")); return err == nil })
-		if err := h.c.SignalWorkflow(testenv.Context(t), run.GetID(), run.GetRunID(), workflows.InterruptSignal, nil); err != nil {
+		if err := h.c.SignalWorkflow(testenv.Context(t), run.GetID(), run.GetRunID(), contract.InterruptSignal, nil); err != nil {
 			t.Fatal(err)
 		}
 		if r := h.result(run).Results[0]; r.Content != scheduler.InterruptedMessage {

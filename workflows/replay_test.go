@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -61,14 +63,14 @@ func recordTurnHistory(t *testing.T, path string) {
 		{ID: "r1", Name: tool.ReadName, Input: raw(map[string]any{"file_path": file})},
 		bashB("b1", "ls"),
 	}})
-	h.mustUpdate(run, workflows.AddBlocksUpdate, []tool.Block{
+	h.mustUpdate(run, contract.AddBlocksUpdate, []tool.Block{
 		{ID: "e1", Name: tool.EditName, Input: raw(map[string]any{"file_path": file, "old_string": "draft", "new_string": "final"})},
 		{ID: "u1", Name: "Nope", Input: raw(map[string]any{})},
 		{ID: "x1", Name: tool.BashName, Input: raw(map[string]any{"command": "echo refused", "bogus": true})},
 		bashB("b2", "ls /not-there"),
 		bashB("b3", "echo never"),
 	})
-	h.mustUpdate(run, workflows.CloseIntakeUpdate)
+	h.mustUpdate(run, contract.CloseIntakeUpdate)
 	h.result(run)
 	testenv.WriteHistory(t, path, testenv.History(t, h.c, run.GetID(), run.GetRunID()))
 }
@@ -81,7 +83,7 @@ func recordCancelledTurnHistory(t *testing.T, path string) {
 	dir := t.TempDir()
 	run := h.start(workflows.TurnInput{SessionID: "sess-replay", Workdir: dir, SearchAttributes: true,
 		Blocks: []tool.Block{bashB("b1", "echo one")}})
-	h.mustUpdate(run, workflows.AddBlocksUpdate, []tool.Block{bashB("b2", "sleep 30")})
+	h.mustUpdate(run, contract.AddBlocksUpdate, []tool.Block{bashB("b2", "sleep 30")})
 	h.waitState(run, "b2 running", func(s workflows.TurnState) bool {
 		return len(s.Tools) == 2 && s.Tools[1].Status == "executing"
 	})

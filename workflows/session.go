@@ -76,7 +76,7 @@ type session struct {
 	// mcpTools are this run's MCP tools (listMCP), offered to the model and the turns.
 	mcpTools []tool.MCPSpec
 	// tasks are the sub-agents of the current step by tool_use id, started as their
-	// blocks stream (StartTaskUpdate) or when the message has ended; they are started
+	// blocks stream (contract.StartTaskUpdate) or when the message has ended; they are started
 	// in taskCtx from taskPrefix, the conversation the model was sent.
 	tasks      map[string]workflow.Future
 	taskCtx    workflow.Context
@@ -91,7 +91,7 @@ type session struct {
 	checkedUser int
 	// bg are the background shells (session_background.go).
 	bg backgroundTasks
-	// promptInterrupted: InterruptPromptSignal came; the prompt ends after the
+	// promptInterrupted: contract.InterruptPromptSignal came; the prompt ends after the
 	// running step (session_control.go).
 	promptInterrupted bool
 }
@@ -99,7 +99,7 @@ type session struct {
 // Session is an agent's query loop: call the model, run the turn its tool calls
 // make, append the results, and repeat until the model stops calling tools, a hook
 // stops it or the turn limit is reached. The conversation budget is applied before
-// every model call; messages live in the store. Users add messages with SendUpdate.
+// every model call; messages live in the store. Users add messages with contract.SendUpdate.
 func (w *Workflows) Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 	logSessionStart(ctx, in) // lifecycle_log.go
 	s := &session{tools: w.tools, in: in, opts: in.Options.withDefaults(), model: in.Model.withDefaults(), toolNames: map[string]string{}, phase: PhaseIdle}
@@ -113,7 +113,7 @@ func (w *Workflows) Session(ctx workflow.Context, in SessionInput) (SessionResul
 // run is the body of Session.
 func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 	if err := preview.ValidateName("session id", in.SessionID); err != nil {
-		return SessionResult{}, temporal.NewApplicationErrorWithOptions(err.Error(), ErrBadSessionInput,
+		return SessionResult{}, temporal.NewApplicationErrorWithOptions(err.Error(), contract.ErrBadSessionInput,
 			temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
 	// Registering a handler lets updates that came with the first workflow task run
@@ -153,7 +153,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 			if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
 				return SessionResult{}, err
 			}
-			return SessionResult{}, workflow.NewContinueAsNewError(ctx, SessionWorkflowName, s.carryInput())
+			return SessionResult{}, workflow.NewContinueAsNewError(ctx, contract.SessionWorkflowName, s.carryInput())
 		}
 		if err := s.maybeCompact(ctx); err != nil {
 			if s.endPrompt(ctx, err) {

@@ -12,35 +12,6 @@ import (
 	"github.com/toolpipe/toolpipe/tool"
 )
 
-// The names a client uses to talk to a running Session.
-const (
-	// SessionWorkflowName is the workflow type of an agent session (the query loop).
-	SessionWorkflowName = "Session"
-	// SendUpdate adds a user message; it interrupts the running turn (DESIGN §3.7) and
-	// is sent with the next model call.
-	SendUpdate = "Send"
-	// SessionInterruptSignal interrupts the running turn without a message.
-	SessionInterruptSignal = "Interrupt"
-	// SessionStateQuery returns where the session stands.
-	SessionStateQuery = "SessionState"
-	// EventsQuery returns what happened since a cursor, for people watching.
-	EventsQuery = "Events"
-	// StartTaskUpdate hands the session a Task block as soon as it has streamed, so
-	// that the sub-agent starts before the model's message ends. The model activity
-	// sends it; a block the session already has is accepted again.
-	StartTaskUpdate = "StartTask"
-	// OpenTurnUpdate has the session start the Turn of the model call now streaming,
-	// which the model activity sends before it hands over the first tool_use block:
-	// a reply without tool calls starts no Turn (session_turn.go).
-	OpenTurnUpdate = "OpenTurn"
-)
-
-// Error types of the Session workflow's failures.
-const (
-	// ErrBadSessionInput: the start input cannot be run; retrying cannot help.
-	ErrBadSessionInput = "BadSessionInput"
-)
-
 // Stop reasons of a session, besides the model's own (end_turn, max_tokens, ...).
 const (
 	// StopMaxTurns: the session made its last allowed model call.
@@ -333,7 +304,7 @@ const (
 	PhaseDone SessionPhase = "done"
 )
 
-// SessionState is the SessionStateQuery's answer.
+// SessionState is the contract.SessionStateQuery's answer.
 type SessionState struct {
 	SessionID string `json:"session_id"`
 	// Phase is what the session is doing now.

@@ -52,7 +52,7 @@ func (s *session) serveBackground(ctx workflow.Context) {
 	if s.bg.byID == nil {
 		s.bg.byID = map[string]*backgroundTask{}
 	}
-	ch := workflow.GetSignalChannel(ctx, BackgroundSignal)
+	ch := workflow.GetSignalChannel(ctx, contract.BackgroundSignal)
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		for {
 			var ask BackgroundAsk

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
@@ -54,7 +56,7 @@ func recordBackgroundHistories(t *testing.T) {
 	)
 	h.startWorker()
 	run, err := h.c.ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{ID: backgroundReplayID, TaskQueue: h.queue},
-		workflows.SessionWorkflowName, workflows.SessionInput{SessionID: "bgrec", Prompt: "record", Workdir: work, Options: fastOptions()})
+		contract.SessionWorkflowName, workflows.SessionInput{SessionID: "bgrec", Prompt: "record", Workdir: work, Options: fastOptions()})
 	if err != nil {
 		t.Fatal(err)
 	}

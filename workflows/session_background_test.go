@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/toolpipe/toolpipe/hooks"
@@ -104,7 +106,7 @@ func (h *agentHarness) waitPhase(id string, phase workflows.SessionPhase) workfl
 	h.t.Helper()
 	var st workflows.SessionState
 	poll(h.t, "phase "+string(phase), func() bool {
-		v, err := h.c.QueryWorkflow(testenv.Context(h.t), id, "", workflows.SessionStateQuery)
+		v, err := h.c.QueryWorkflow(testenv.Context(h.t), id, "", contract.SessionStateQuery)
 		return err == nil && v.Get(&st) == nil && st.Phase == phase
 	})
 	return st
@@ -369,7 +371,7 @@ func TestEndedTasksSurviveContinueAsNew(t *testing.T) {
 	opts.ContinueAsNewEvery = 1 // a new run as soon as no task runs
 	run := h.start(workflows.SessionInput{Prompt: "start it", Options: opts})
 	res := h.result(run)
-	v, err := h.c.QueryWorkflow(testenv.Context(t), run.GetID(), "", workflows.SessionStateQuery)
+	v, err := h.c.QueryWorkflow(testenv.Context(t), run.GetID(), "", contract.SessionStateQuery)
 	if err != nil {
 		t.Fatal(err)
 	}

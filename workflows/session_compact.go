@@ -28,11 +28,7 @@ const (
 	TriggerManual = "manual"
 )
 
-// CompactUpdate asks a running session to compact before its next model call
-// (`starter agent compact`).
-const CompactUpdate = "Compact"
-
-// CompactRequestArgs is the CompactUpdate's argument.
+// CompactRequestArgs is the contract.CompactUpdate's argument.
 type CompactRequestArgs struct {
 	Instructions string `json:"instructions,omitempty"`
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
@@ -54,7 +56,7 @@ func TestSessionCompactionReplayAndContinueAsNew(t *testing.T) {
 		id = t.Name() + "-" + h.queue
 	}
 	run, err := h.c.ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{ID: id, TaskQueue: h.queue},
-		workflows.SessionWorkflowName, workflows.SessionInput{SessionID: "cmp", Prompt: compactPrompt, Workdir: h.work,
+		contract.SessionWorkflowName, workflows.SessionInput{SessionID: "cmp", Prompt: compactPrompt, Workdir: h.work,
 			Options: opts, Model: workflows.ModelOptions{ContextWindow: 100}})
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/permissions"
@@ -12,31 +14,20 @@ import (
 // What a client that drives a session the way the Claude Agent SDK drives Claude
 // Code (cmd/toolpipe-claude) changes while it runs: the permission mode and the
 // model of the calls to come, and an interrupt that ends the prompt.
-const (
-	// ConfigureUpdate changes the permission mode of the turns to come and the
-	// model of the calls to come (ConfigureRequest); the running turn and model
-	// call keep theirs. Continue-as-new carries the change.
-	ConfigureUpdate = "Configure"
-	// InterruptPromptSignal interrupts the running turn (as SessionInterruptSignal)
-	// and ends the prompt once the turn has its results, instead of sending them
-	// to the model: the Claude Agent SDK's interrupt. The results are stored, so
-	// the next prompt continues a whole conversation.
-	InterruptPromptSignal = "InterruptPrompt"
-)
 
-// StopInterrupted: the prompt was ended by InterruptPromptSignal.
+// StopInterrupted: the prompt was ended by contract.InterruptPromptSignal.
 const StopInterrupted = "interrupted"
 
-// ConfigureRequest is ConfigureUpdate's argument; an empty field changes nothing.
+// ConfigureRequest is contract.ConfigureUpdate's argument; an empty field changes nothing.
 type ConfigureRequest struct {
 	PermissionMode string `json:"permission_mode,omitempty"`
 	Model          string `json:"model,omitempty"`
 }
 
-// registerControl installs ConfigureUpdate and InterruptPromptSignal. Neither adds
+// registerControl installs contract.ConfigureUpdate and contract.InterruptPromptSignal. Neither adds
 // a command on its own, so histories recorded before them replay unchanged.
 func (s *session) registerControl(ctx workflow.Context) error {
-	if err := workflow.SetUpdateHandlerWithOptions(ctx, ConfigureUpdate,
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, contract.ConfigureUpdate,
 		func(ctx workflow.Context, req ConfigureRequest) error {
 			if req.PermissionMode != "" {
 				m, _ := permissions.ParseMode(req.PermissionMode) // checked by the validator
@@ -68,7 +59,7 @@ func (s *session) registerControl(ctx workflow.Context) error {
 		return fmt.Errorf("session: %w", err)
 	}
 	workflow.Go(ctx, func(ctx workflow.Context) {
-		ch := workflow.GetSignalChannelWithOptions(ctx, InterruptPromptSignal,
+		ch := workflow.GetSignalChannelWithOptions(ctx, contract.InterruptPromptSignal,
 			workflow.SignalChannelOptions{Description: "Interrupt the running turn and end the prompt once it has its results (the Claude Agent SDK's interrupt)."})
 		for {
 			ch.Receive(ctx, nil)
@@ -89,7 +80,7 @@ func (s *session) setMode(m permissions.Mode) {
 	s.in.Settings = &st
 }
 
-// interruptedStop ends the prompt after a step that InterruptPromptSignal
+// interruptedStop ends the prompt after a step that contract.InterruptPromptSignal
 // interrupted, unless something else already ended it.
 func (s *session) interruptedStop() {
 	if s.promptInterrupted && (s.stopReason == "" || s.stopReason == StopMaxTurns || s.stopReason == StopMaxBudget) {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
@@ -19,7 +21,7 @@ import (
 // configure sends ConfigureUpdate and waits for it.
 func (h *agentHarness) configure(id string, req workflows.ConfigureRequest) error {
 	handle, err := h.c.UpdateWorkflow(testenv.Context(h.t), client.UpdateWorkflowOptions{
-		WorkflowID: id, UpdateName: workflows.ConfigureUpdate, Args: []any{req},
+		WorkflowID: id, UpdateName: contract.ConfigureUpdate, Args: []any{req},
 		WaitForStage: client.WorkflowUpdateStageCompleted,
 	})
 	if err != nil {
@@ -83,7 +85,7 @@ func TestInterruptPromptEndsThePrompt(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if err := h.c.SignalWorkflow(testenv.Context(t), run.GetID(), "", workflows.InterruptPromptSignal, nil); err != nil {
+	if err := h.c.SignalWorkflow(testenv.Context(t), run.GetID(), "", contract.InterruptPromptSignal, nil); err != nil {
 		t.Fatal(err)
 	}
 	res := h.result(run)

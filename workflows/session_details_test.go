@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	sdkpb "go.temporal.io/api/sdk/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
@@ -39,7 +41,7 @@ func TestSessionDetails(t *testing.T) {
 	run, err := h.c.ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{
 		ID: t.Name() + "-" + h.queue, TaskQueue: h.queue,
 		StaticSummary: workflows.SessionStaticSummary(in), StaticDetails: workflows.SessionStaticDetails(in),
-	}, workflows.SessionWorkflowName, in)
+	}, contract.SessionWorkflowName, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,8 +67,8 @@ func TestSessionDetails(t *testing.T) {
 		}
 	}
 	described := descriptions(md)
-	for _, name := range []string{workflows.SessionStateQuery, workflows.EventsQuery, workflows.SendUpdate,
-		workflows.StartTaskUpdate, workflows.OpenTurnUpdate, workflows.SessionInterruptSignal} {
+	for _, name := range []string{contract.SessionStateQuery, contract.EventsQuery, contract.SendUpdate,
+		contract.StartTaskUpdate, contract.OpenTurnUpdate, contract.SessionInterruptSignal} {
 		if described[name] == "" {
 			t.Errorf("%s has no description in the workflow metadata: %v", name, described)
 		}

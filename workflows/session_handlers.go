@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/workflow"
 )
 
@@ -18,7 +20,7 @@ const maxEventText = 2000
 
 // register installs the session's update, signal and queries.
 func (s *session) register(ctx workflow.Context) error {
-	if err := workflow.SetUpdateHandlerWithOptions(ctx, SendUpdate,
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, contract.SendUpdate,
 		func(ctx workflow.Context, req SendRequest) (SendResponse, error) {
 			s.userPrompt(req.Text) // session_prompt_id.go
 			s.publish(ctx)
@@ -39,7 +41,7 @@ func (s *session) register(ctx workflow.Context) error {
 		}); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	if err := workflow.SetUpdateHandlerWithOptions(ctx, StartTaskUpdate,
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, contract.StartTaskUpdate,
 		func(ctx workflow.Context, req StartTaskRequest) error {
 			s.takeTask(req)
 			return nil
@@ -50,7 +52,7 @@ func (s *session) register(ctx workflow.Context) error {
 		}); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	if err := workflow.SetUpdateHandlerWithOptions(ctx, OpenTurnUpdate,
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, contract.OpenTurnUpdate,
 		func(ctx workflow.Context, req OpenTurnRequest) error { return s.openTurn(ctx) }, // session_turn.go
 		workflow.UpdateHandlerOptions{
 			Validator:   func(ctx workflow.Context, req OpenTurnRequest) error { return s.validOpenTurn(req) },
@@ -58,7 +60,7 @@ func (s *session) register(ctx workflow.Context) error {
 		}); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	if err := workflow.SetUpdateHandlerWithOptions(ctx, CompactUpdate,
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, contract.CompactUpdate,
 		func(ctx workflow.Context, req CompactRequestArgs) error {
 			s.manualCompact = &req.Instructions
 			return nil
@@ -75,7 +77,7 @@ func (s *session) register(ctx workflow.Context) error {
 		return fmt.Errorf("session: %w", err)
 	}
 	workflow.Go(ctx, func(ctx workflow.Context) {
-		ch := workflow.GetSignalChannelWithOptions(ctx, SessionInterruptSignal,
+		ch := workflow.GetSignalChannelWithOptions(ctx, contract.SessionInterruptSignal,
 			workflow.SignalChannelOptions{Description: "Interrupt the running turn: tools whose interrupt behaviour is cancel stop."})
 		for {
 			ch.Receive(ctx, nil)
@@ -85,11 +87,11 @@ func (s *session) register(ctx workflow.Context) error {
 	if err := s.registerControl(ctx); err != nil { // session_control.go
 		return err
 	}
-	if err := workflow.SetQueryHandlerWithOptions(ctx, SessionStateQuery, s.stateQuery,
+	if err := workflow.SetQueryHandlerWithOptions(ctx, contract.SessionStateQuery, s.stateQuery,
 		workflow.QueryHandlerOptions{Description: "Where the session stands: phase, turns, conversation size, budget."}); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	if err := workflow.SetQueryHandlerWithOptions(ctx, EventsQuery, s.eventsQuery,
+	if err := workflow.SetQueryHandlerWithOptions(ctx, contract.EventsQuery, s.eventsQuery,
 		workflow.QueryHandlerOptions{Description: "What happened since a cursor: messages, tool calls, results."}); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
@@ -102,7 +104,7 @@ func (s *session) interruptTurn(ctx workflow.Context, req InterruptRequest) {
 		return
 	}
 	// A turn that has just finished cannot be signalled; nothing is left to stop.
-	_ = s.turn.SignalChildWorkflow(ctx, InterruptSignal, req).Get(ctx, nil)
+	_ = s.turn.SignalChildWorkflow(ctx, contract.InterruptSignal, req).Get(ctx, nil)
 }
 
 func (s *session) stateQuery() (SessionState, error) {

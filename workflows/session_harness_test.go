@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 
@@ -115,7 +117,7 @@ func (h *agentHarness) start(in workflows.SessionInput) client.WorkflowRun {
 	h.runs++
 	run, err := h.c.ExecuteWorkflow(testenv.Context(h.t), client.StartWorkflowOptions{
 		ID: fmt.Sprintf("%s-%s-%d", h.t.Name(), h.queue, h.runs), TaskQueue: h.queue,
-	}, workflows.SessionWorkflowName, in)
+	}, contract.SessionWorkflowName, in)
 	if err != nil {
 		h.t.Fatalf("start session: %v", err)
 	}
@@ -201,7 +203,7 @@ func jsonEqual(a, b json.RawMessage) bool {
 // sendMessage sends a user message to a running session.
 func (h *agentHarness) sendMessage(id, text string) error {
 	handle, err := h.c.UpdateWorkflow(testenv.Context(h.t), client.UpdateWorkflowOptions{
-		WorkflowID: id, UpdateName: workflows.SendUpdate, Args: []any{workflows.SendRequest{Text: text}},
+		WorkflowID: id, UpdateName: contract.SendUpdate, Args: []any{workflows.SendRequest{Text: text}},
 		WaitForStage: client.WorkflowUpdateStageCompleted,
 	})
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
@@ -52,7 +54,7 @@ func TestModelRejectedIsNotRetried(t *testing.T) {
 	if n := len(h.fake.Requests()); n != 1 {
 		t.Fatalf("%d requests, want 1", n)
 	}
-	v, err := h.c.QueryWorkflow(testenv.Context(t), run.GetID(), "", workflows.SessionStateQuery)
+	v, err := h.c.QueryWorkflow(testenv.Context(t), run.GetID(), "", contract.SessionStateQuery)
 	var st workflows.SessionState
 	if err == nil {
 		err = v.Get(&st)
@@ -60,7 +62,7 @@ func TestModelRejectedIsNotRetried(t *testing.T) {
 	if err != nil || st.LastError != res.Error || st.Phase != workflows.PhaseDone {
 		t.Fatalf("state %+v, %v", st, err)
 	}
-	v, err = h.c.QueryWorkflow(testenv.Context(t), run.GetID(), "", workflows.EventsQuery, 0)
+	v, err = h.c.QueryWorkflow(testenv.Context(t), run.GetID(), "", contract.EventsQuery, 0)
 	var evs workflows.EventsResponse
 	if err == nil {
 		err = v.Get(&evs)
@@ -140,7 +142,7 @@ func TestInterruptWithoutMessageSaysTheUserInterrupted(t *testing.T) {
 	)
 	run := h.start(workflows.SessionInput{Prompt: "wait", Workdir: work, Options: fastOptions()})
 	poll(t, "the Bash to start", func() bool { _, err := os.Stat(filepath.Join(work, "marker")); return err == nil })
-	if err := h.c.SignalWorkflow(testenv.Context(t), run.GetID(), "", workflows.SessionInterruptSignal, nil); err != nil {
+	if err := h.c.SignalWorkflow(testenv.Context(t), run.GetID(), "", contract.SessionInterruptSignal, nil); err != nil {
 		t.Fatal(err)
 	}
 	if res := h.result(run); res.Text != "stopped" {

@@ -4,6 +4,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
@@ -65,7 +67,7 @@ func recordSessionHistory(t *testing.T) {
 	opts := fastOptions()
 	opts.BudgetChars = 20_000
 	run, err := h.c.ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{ID: sessionReplayID, TaskQueue: h.queue},
-		workflows.SessionWorkflowName, workflows.SessionInput{SessionID: "rec", Prompt: "record", Workdir: h.work, Options: opts})
+		contract.SessionWorkflowName, workflows.SessionInput{SessionID: "rec", Prompt: "record", Workdir: h.work, Options: opts})
 	if err != nil {
 		t.Fatal(err)
 	}

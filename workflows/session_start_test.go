@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 
 	"github.com/toolpipe/toolpipe/hooks"
@@ -55,7 +57,7 @@ func TestSessionStartAfterCompaction(t *testing.T) {
 		id = t.Name() + "-" + h.queue
 	}
 	run, err := h.c.ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{ID: id, TaskQueue: h.queue},
-		workflows.SessionWorkflowName, workflows.SessionInput{SessionID: "s1", Prompt: "read big.txt", Workdir: h.work,
+		contract.SessionWorkflowName, workflows.SessionInput{SessionID: "s1", Prompt: "read big.txt", Workdir: h.work,
 			Settings: s, Options: fastOptions(), Model: workflows.ModelOptions{ContextWindow: smallWindow}})
 	if err != nil {
 		t.Fatal(err)

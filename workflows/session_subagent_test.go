@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"github.com/toolpipe/toolpipe/budget"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
@@ -156,7 +158,7 @@ func TestTaskStartsBeforeMessageEnds(t *testing.T) {
 	if n := len(h.fake.Requests()); n != 3 {
 		t.Fatalf("%d requests before the parent's message ended, want 3", n)
 	}
-	v, err := h.c.QueryWorkflow(testenv.Context(t), run.GetID(), "", workflows.SessionStateQuery)
+	v, err := h.c.QueryWorkflow(testenv.Context(t), run.GetID(), "", contract.SessionStateQuery)
 	if err != nil {
 		t.Fatal(err)
 	}

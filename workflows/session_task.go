@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/conversation"
@@ -14,7 +16,7 @@ import (
 )
 
 // takeTask starts a Task block the model activity handed over while the message
-// streams (StartTaskUpdate); a block already started is not started again.
+// streams (contract.StartTaskUpdate); a block already started is not started again.
 func (s *session) takeTask(req StartTaskRequest) {
 	if _, started := s.tasks[req.ID]; started || s.tasks == nil {
 		return
@@ -77,7 +79,7 @@ func (s *session) startTask(ctx workflow.Context, tu conversation.ToolUse, prefi
 		WorkflowID:    fmt.Sprintf("%s/task-%s", workflow.GetInfo(ctx).WorkflowExecution.ID, tu.ID),
 		StaticSummary: "Sub-agent: " + in.Description,
 	})
-	run := workflow.ExecuteChildWorkflow(cctx, SessionWorkflowName, child)
+	run := workflow.ExecuteChildWorkflow(cctx, contract.SessionWorkflowName, child)
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		var res SessionResult
 		if err := run.Get(ctx, &res); err != nil {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
@@ -106,7 +108,7 @@ func TestToolStartsBeforeMessageEnds(t *testing.T) {
 	if len(h.fake.Requests()) != 1 {
 		t.Fatal("the first message has not ended, yet a second request came")
 	}
-	v, err := h.c.QueryWorkflow(testenv.Context(t), run.GetID(), "", workflows.SessionStateQuery)
+	v, err := h.c.QueryWorkflow(testenv.Context(t), run.GetID(), "", contract.SessionStateQuery)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
@@ -57,7 +59,7 @@ func TestSessionLearnsTheWindowFromTheRefusal(t *testing.T) {
 	if refused != 1 || summaries < 2 {
 		t.Fatalf("%d refused requests (want the one that taught the window), %d compactions", refused, summaries)
 	}
-	v, err := h.c.QueryWorkflow(testenv.Context(t), run.GetID(), "", workflows.SessionStateQuery)
+	v, err := h.c.QueryWorkflow(testenv.Context(t), run.GetID(), "", contract.SessionStateQuery)
 	var st workflows.SessionState
 	if err == nil {
 		err = v.Get(&st)
@@ -99,7 +101,7 @@ func TestSessionLearnWindowReplay(t *testing.T) {
 		id = t.Name() + "-" + h.queue
 	}
 	run, err := h.c.ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{ID: id, TaskQueue: h.queue},
-		workflows.SessionWorkflowName, workflows.SessionInput{SessionID: "win", Prompt: "read big.txt", Workdir: h.work, Options: fastOptions()})
+		contract.SessionWorkflowName, workflows.SessionInput{SessionID: "win", Prompt: "read big.txt", Workdir: h.work, Options: fastOptions()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
@@ -66,7 +68,7 @@ func awaitTool(t *testing.T, c client.Client, run client.WorkflowRun, status str
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		v, err := c.QueryWorkflow(testenv.Context(t), run.GetID(), "", workflows.StateQuery)
+		v, err := c.QueryWorkflow(testenv.Context(t), run.GetID(), "", contract.StateQuery)
 		var st workflows.TurnState
 		if err == nil && v.Get(&st) == nil && len(st.Tools) > 0 && string(st.Tools[0].Status) == status {
 			return
@@ -84,7 +86,7 @@ func recordCancelledSessionHistory(t *testing.T, path string) {
 	ensureSearchAttributes(t)
 	h := newAgentHarness(t, fakeanthropic.Response{Content: []wire.Block{use("t1", "Bash", map[string]any{"command": "sleep 60"})}})
 	run, err := h.c.ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{ID: sessionReplayID, TaskQueue: h.queue},
-		workflows.SessionWorkflowName, workflows.SessionInput{SessionID: "rec", Prompt: "go", Workdir: h.work, Options: fastOptions(), SearchAttributes: true})
+		contract.SessionWorkflowName, workflows.SessionInput{SessionID: "rec", Prompt: "go", Workdir: h.work, Options: fastOptions(), SearchAttributes: true})
 	if err != nil {
 		t.Fatal(err)
 	}

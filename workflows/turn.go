@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -106,7 +108,7 @@ func (t *turn) run(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 	}
 	if err := validateBlocks(t.tracker, in.Blocks); err != nil {
 		return TurnResult{}, temporal.NewApplicationErrorWithOptions(
-			"turn: "+message(err), ErrBadTurnInput, temporal.ApplicationErrorOptions{NonRetryable: true})
+			"turn: "+message(err), contract.ErrBadTurnInput, temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
 	if in.MCP && len(in.MCPTools) == 0 {
 		t.listMCP(ctx)
@@ -202,15 +204,15 @@ func (t *turn) interrupt(req InterruptRequest) {
 // too many for one turn.
 func validateBlocks(tr *scheduler.Tracker, blocks []tool.Block) error {
 	if len(tr.Tools())+len(blocks) > MaxToolsPerTurn {
-		return rejection(ErrTooManyTools, "a turn holds at most %d tool calls; this one would have %d", MaxToolsPerTurn, len(tr.Tools())+len(blocks))
+		return rejection(contract.ErrTooManyTools, "a turn holds at most %d tool calls; this one would have %d", MaxToolsPerTurn, len(tr.Tools())+len(blocks))
 	}
 	seen := map[string]bool{}
 	for _, b := range blocks {
 		if err := tool.CheckBlock(b); err != nil {
-			return rejection(ErrMalformedBlock, "%v", err)
+			return rejection(contract.ErrMalformedBlock, "%v", err)
 		}
 		if seen[b.ID] || tr.Has(b.ID) {
-			return rejection(ErrDuplicateToolUseID, "duplicate tool_use id %q", b.ID)
+			return rejection(contract.ErrDuplicateToolUseID, "duplicate tool_use id %q", b.ID)
 		}
 		seen[b.ID] = true
 	}

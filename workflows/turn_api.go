@@ -11,44 +11,6 @@ import (
 	"github.com/toolpipe/toolpipe/tool"
 )
 
-// The names a client uses to talk to a running Turn.
-const (
-	// TurnWorkflowName is the workflow type of one assistant turn.
-	TurnWorkflowName = "Turn"
-	// AddBlocksUpdate hands streamed tool_use blocks to the running turn.
-	AddBlocksUpdate = "AddBlocks"
-	// CloseIntakeUpdate says the assistant message has ended: no more blocks come.
-	CloseIntakeUpdate = "CloseIntake"
-	// CollectUpdate returns the results yielded since a cursor, waiting for some.
-	CollectUpdate = "Collect"
-	// InterruptSignal is the user's new message arriving during the turn (DESIGN §3.7),
-	// or an interrupt without one; its payload, optional, is an InterruptRequest.
-	InterruptSignal = "Interrupt"
-	// StateQuery returns every tool's state and whether the turn is interruptible.
-	StateQuery = "State"
-)
-
-// Error types of the Turn workflow's failures and of its rejected updates. Clients
-// classify errors on these (temporal.ApplicationError's Type), never on their text.
-const (
-	// ErrBadTurnInput: the start input cannot be run; retrying cannot help.
-	ErrBadTurnInput = "BadTurnInput"
-	// ErrDuplicateToolUseID: a block's id is one the turn already tracks (or repeats
-	// within the update). A client re-sending blocks after a crash expects it.
-	ErrDuplicateToolUseID = "DuplicateToolUseID"
-	// ErrMalformedBlock: a block without an id or a name, with an id that cannot
-	// name a file, or with an input that is not JSON.
-	ErrMalformedBlock = "MalformedBlock"
-	// ErrTooManyTools: the turn would hold more than MaxToolsPerTurn calls.
-	ErrTooManyTools = "TooManyTools"
-	// ErrIntakeClosed: AddBlocks after CloseIntake.
-	ErrIntakeClosed = "IntakeClosed"
-	// ErrBadCursor: Collect from a cursor past what was yielded.
-	ErrBadCursor = "BadCursor"
-	// ErrNotAwaitingApproval: Approve or Deny for a call that is not waiting.
-	ErrNotAwaitingApproval = "NotAwaitingApproval"
-)
-
 // rejection is a refused update or start input: an application error of the given
 // type, not retryable, whose message says what was wrong.
 func rejection(errType, format string, args ...any) error {
@@ -191,7 +153,7 @@ type TurnState struct {
 	Notices []Notice `json:"notices,omitempty"`
 }
 
-// InterruptRequest is InterruptSignal's payload. None (as every signal before it
+// InterruptRequest is contract.InterruptSignal's payload. None (as every signal before it
 // carried) or the zero value is a new user message.
 type InterruptRequest struct {
 	// NoMessage: the user interrupted without sending a message (`starter agent

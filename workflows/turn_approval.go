@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/tool"
@@ -82,8 +84,8 @@ func (t *turn) registerApprovals(ctx workflow.Context) error {
 		name, desc string
 		approve    bool
 	}{
-		{ApproveUpdate, "Let a tool call that waits for approval run.", true},
-		{DenyUpdate, "Refuse a tool call that waits for approval; the reason is passed to the model.", false},
+		{contract.ApproveUpdate, "Let a tool call that waits for approval run.", true},
+		{contract.DenyUpdate, "Refuse a tool call that waits for approval; the reason is passed to the model.", false},
 	} {
 		approve := u.approve
 		err := workflow.SetUpdateHandlerWithOptions(ctx, u.name,
@@ -102,7 +104,7 @@ func (t *turn) registerApprovals(ctx workflow.Context) error {
 					if p, ok := t.gate.pending[req.ToolUseID]; ok && !p.answered {
 						return nil
 					}
-					return rejection(ErrNotAwaitingApproval, "tool_use %q is not waiting for approval; waiting: %s", req.ToolUseID, t.pendingIDs())
+					return rejection(contract.ErrNotAwaitingApproval, "tool_use %q is not waiting for approval; waiting: %s", req.ToolUseID, t.pendingIDs())
 				},
 				Description: u.desc,
 			})

@@ -3,14 +3,12 @@ package workflows
 import (
 	"encoding/json"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/tool"
 )
-
-// BackgroundSignal carries a turn's BackgroundAsk to its parent session, which owns
-// the background tasks: they outlive the turn that started them.
-const BackgroundSignal = "background-task"
 
 // BackgroundAsk asks a session to start a background command or to stop a task.
 type BackgroundAsk struct {
@@ -97,7 +95,7 @@ func (t *turn) background(ctx workflow.Context, b tool.Block, call tool.Call) (t
 		return tool.ErrorResult(b.ID, noSessionBackground), nil
 	}
 	wctx, _ := workflow.NewDisconnectedContext(ctx)
-	if err := workflow.SignalExternalWorkflow(wctx, parent.ID, "", BackgroundSignal, ask).Get(wctx, nil); err != nil {
+	if err := workflow.SignalExternalWorkflow(wctx, parent.ID, "", contract.BackgroundSignal, ask).Get(wctx, nil); err != nil {
 		return tool.ErrorResult(b.ID, "Error: the session could not be reached: "+failureMessage(err)), nil
 	}
 	var reply BackgroundReply

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	enumspb "go.temporal.io/api/enums/v1"
 	sdkpb "go.temporal.io/api/sdk/v1"
 	"go.temporal.io/sdk/client"
@@ -107,7 +109,7 @@ func TestTurnCurrentDetails(t *testing.T) {
 		}
 	}
 	described := descriptions(md)
-	for _, name := range []string{workflows.StateQuery, workflows.AddBlocksUpdate, workflows.CloseIntakeUpdate, workflows.CollectUpdate, workflows.InterruptSignal} {
+	for _, name := range []string{contract.StateQuery, contract.AddBlocksUpdate, contract.CloseIntakeUpdate, contract.CollectUpdate, contract.InterruptSignal} {
 		if described[name] == "" {
 			t.Errorf("%s has no description in the workflow metadata: %v", name, described)
 		}
@@ -143,7 +145,7 @@ func TestTurnSearchAttributes(t *testing.T) {
 	h := newHarness(t)
 	on := h.start(workflows.TurnInput{SessionID: "sess-sa", SearchAttributes: true, Blocks: []tool.Block{readB("r1")}})
 	h.waitEvent("end r1")
-	h.mustUpdate(on, workflows.CloseIntakeUpdate)
+	h.mustUpdate(on, contract.CloseIntakeUpdate)
 	h.result(on)
 	d, err := h.c.DescribeWorkflowExecution(testenv.Context(t), on.GetID(), on.GetRunID())
 	if err != nil {

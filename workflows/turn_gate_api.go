@@ -10,14 +10,6 @@ import (
 	"github.com/toolpipe/toolpipe/scheduler"
 )
 
-// The names a client uses to answer a call that waits for approval (DESIGN §5).
-const (
-	// ApproveUpdate lets a call that waits for approval run.
-	ApproveUpdate = "Approve"
-	// DenyUpdate refuses a call that waits for approval; the model is told why.
-	DenyUpdate = "Deny"
-)
-
 // DefaultAskTimeout is how long a call waits for an approval when TurnSettings gives
 // no timeout; after it the call is denied. A day leaves a person time to answer a
 // background agent, while a forgotten turn still ends.
@@ -62,7 +54,7 @@ func (s *TurnSettings) gates() bool {
 	return s != nil && (s.Permissions != nil || s.Hooks.ToolGates())
 }
 
-// ApprovalRequest is the argument of ApproveUpdate and DenyUpdate.
+// ApprovalRequest is the argument of contract.ApproveUpdate and contract.DenyUpdate.
 type ApprovalRequest struct {
 	ToolUseID string `json:"tool_use_id"`
 	// Reason is the person's note: for a denial, it is passed to the model.

@@ -3,6 +3,8 @@ package workflows
 import (
 	"fmt"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/tool"
@@ -10,7 +12,7 @@ import (
 
 // register installs the turn's updates, signal and query.
 func (t *turn) register(ctx workflow.Context) error {
-	if err := workflow.SetUpdateHandlerWithOptions(ctx, AddBlocksUpdate,
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, contract.AddBlocksUpdate,
 		func(ctx workflow.Context, blocks []tool.Block) (int, error) {
 			if !t.ready {
 				// The turn is starting (its MCP tools are being listed, or its start
@@ -30,7 +32,7 @@ func (t *turn) register(ctx workflow.Context) error {
 		workflow.UpdateHandlerOptions{
 			Validator: func(ctx workflow.Context, blocks []tool.Block) error {
 				if t.closed {
-					return rejection(ErrIntakeClosed, "the turn's intake is closed: no more tool_use blocks can be added")
+					return rejection(contract.ErrIntakeClosed, "the turn's intake is closed: no more tool_use blocks can be added")
 				}
 				return validateBlocks(t.tracker, blocks)
 			},
@@ -38,7 +40,7 @@ func (t *turn) register(ctx workflow.Context) error {
 		}); err != nil {
 		return fmt.Errorf("turn: %w", err)
 	}
-	if err := workflow.SetUpdateHandlerWithOptions(ctx, CloseIntakeUpdate,
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, contract.CloseIntakeUpdate,
 		func(ctx workflow.Context) error {
 			t.closed = true
 			return nil
@@ -46,7 +48,7 @@ func (t *turn) register(ctx workflow.Context) error {
 		workflow.UpdateHandlerOptions{Description: "The assistant message has ended: no more tool_use blocks will come."}); err != nil {
 		return fmt.Errorf("turn: %w", err)
 	}
-	if err := workflow.SetUpdateHandlerWithOptions(ctx, CollectUpdate,
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, contract.CollectUpdate,
 		func(ctx workflow.Context, req CollectRequest) (CollectResponse, error) {
 			if err := workflow.Await(ctx, func() bool { return len(t.emitted) > req.From || t.finished() }); err != nil {
 				return CollectResponse{}, err
@@ -62,7 +64,7 @@ func (t *turn) register(ctx workflow.Context) error {
 		workflow.UpdateHandlerOptions{
 			Validator: func(ctx workflow.Context, req CollectRequest) error {
 				if req.From < 0 || req.From > len(t.emitted) {
-					return rejection(ErrBadCursor, "cursor %d is out of range: %d results were yielded so far", req.From, len(t.emitted))
+					return rejection(contract.ErrBadCursor, "cursor %d is out of range: %d results were yielded so far", req.From, len(t.emitted))
 				}
 				return nil
 			},
@@ -71,7 +73,7 @@ func (t *turn) register(ctx workflow.Context) error {
 		return fmt.Errorf("turn: %w", err)
 	}
 	workflow.Go(ctx, func(ctx workflow.Context) {
-		ch := workflow.GetSignalChannelWithOptions(ctx, InterruptSignal,
+		ch := workflow.GetSignalChannelWithOptions(ctx, contract.InterruptSignal,
 			workflow.SignalChannelOptions{Description: "The user sent a new message (or interrupted, no_message): stop the tools whose interrupt behaviour is cancel."})
 		for {
 			var req InterruptRequest
@@ -82,7 +84,7 @@ func (t *turn) register(ctx workflow.Context) error {
 	if err := t.registerApprovals(ctx); err != nil {
 		return err
 	}
-	if err := workflow.SetQueryHandlerWithOptions(ctx, StateQuery, t.state,
+	if err := workflow.SetQueryHandlerWithOptions(ctx, contract.StateQuery, t.state,
 		workflow.QueryHandlerOptions{Description: "Every tool's state, and whether the turn is interruptible now."}); err != nil {
 		return fmt.Errorf("turn: %w", err)
 	}

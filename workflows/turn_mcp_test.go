@@ -56,7 +56,7 @@ func TestTurnMCPListsAndCalls(t *testing.T) {
 		{ID: "e1", Name: "mcp__test__echo", Input: raw(map[string]any{"text": "hi"})},
 	}})
 	handle, err := h.c.UpdateWorkflow(testenv.Context(t), client.UpdateWorkflowOptions{
-		WorkflowID: run.GetID(), RunID: run.GetRunID(), UpdateName: workflows.AddBlocksUpdate,
+		WorkflowID: run.GetID(), RunID: run.GetRunID(), UpdateName: contract.AddBlocksUpdate,
 		Args: []any{[]tool.Block{
 			{ID: "n1", Name: "mcp__test__write_note", Input: raw(map[string]any{"text": "note"})},
 			{ID: "u1", Name: "mcp__test__missing", Input: raw(map[string]any{})},
@@ -75,7 +75,7 @@ func TestTurnMCPListsAndCalls(t *testing.T) {
 	if err := handle.Get(testenv.Context(t), &tracked); err != nil || tracked != 3 {
 		t.Fatalf("AddBlocks after the listing: %d tracked, %v", tracked, err)
 	}
-	h.mustUpdate(run, workflows.CloseIntakeUpdate)
+	h.mustUpdate(run, contract.CloseIntakeUpdate)
 	res := h.result(run)
 	got := map[string]tool.Result{}
 	for _, r := range res.Results {

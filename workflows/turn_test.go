@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
@@ -43,7 +45,7 @@ func (h *harness) start(in workflows.TurnInput) client.WorkflowRun {
 	h.runs++
 	run, err := h.c.ExecuteWorkflow(testenv.Context(h.t), client.StartWorkflowOptions{
 		ID: fmt.Sprintf("%s-%s-%d", h.t.Name(), h.queue, h.runs), TaskQueue: h.queue,
-	}, workflows.TurnWorkflowName, in)
+	}, contract.TurnWorkflowName, in)
 	if err != nil {
 		h.t.Fatalf("start turn: %v", err)
 	}
@@ -226,7 +228,7 @@ func TestInterruptCancelAndBlock(t *testing.T) {
 	if st := h.state(run); !st.Interruptible {
 		t.Fatalf("only a Read executing: want interruptible, got %+v", st)
 	}
-	if err := h.c.SignalWorkflow(testenv.Context(t), run.GetID(), run.GetRunID(), workflows.InterruptSignal, nil); err != nil {
+	if err := h.c.SignalWorkflow(testenv.Context(t), run.GetID(), run.GetRunID(), contract.InterruptSignal, nil); err != nil {
 		t.Fatal(err)
 	}
 	h.waitEvent("end r1")
@@ -242,16 +244,16 @@ func TestInterruptCancelAndBlock(t *testing.T) {
 			return tool.Output{}, ctx.Err()
 		}
 	})
-	h.mustUpdate(run, workflows.AddBlocksUpdate, []tool.Block{editB("e1"), readB("r2")})
+	h.mustUpdate(run, contract.AddBlocksUpdate, []tool.Block{editB("e1"), readB("r2")})
 	h.waitEvent("start e1")
 	if st := h.state(run); st.Interruptible {
 		t.Fatalf("an Edit executing: want not interruptible, got %+v", st)
 	}
-	if err := h.c.SignalWorkflow(testenv.Context(t), run.GetID(), run.GetRunID(), workflows.InterruptSignal, nil); err != nil {
+	if err := h.c.SignalWorkflow(testenv.Context(t), run.GetID(), run.GetRunID(), contract.InterruptSignal, nil); err != nil {
 		t.Fatal(err)
 	}
 	close(release)
-	h.mustUpdate(run, workflows.CloseIntakeUpdate)
+	h.mustUpdate(run, contract.CloseIntakeUpdate)
 	res := h.result(run)
 	if r := byID(res.Results, "r1"); !r.IsError || r.Content != scheduler.InterruptedMessage {
 		t.Errorf("r1: %+v", r)
@@ -266,7 +268,7 @@ func TestInterruptCancelAndBlock(t *testing.T) {
 
 func (h *harness) state(run client.WorkflowRun) workflows.TurnState {
 	h.t.Helper()
-	v, err := h.c.QueryWorkflow(testenv.Context(h.t), run.GetID(), run.GetRunID(), workflows.StateQuery)
+	v, err := h.c.QueryWorkflow(testenv.Context(h.t), run.GetID(), run.GetRunID(), contract.StateQuery)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -284,12 +286,12 @@ func TestStreamingIntakeAndCollect(t *testing.T) {
 	h.probe.on("r1", waitStarted("r2"))
 	run := h.start(workflows.TurnInput{Blocks: []tool.Block{readB("r1")}})
 	h.waitEvent("start r1")
-	h.mustUpdate(run, workflows.AddBlocksUpdate, []tool.Block{readB("r2")})
+	h.mustUpdate(run, contract.AddBlocksUpdate, []tool.Block{readB("r2")})
 
 	var got []string
 	cursor := 0
 	for len(got) < 2 {
-		handle, err := h.update(run, workflows.CollectUpdate, workflows.CollectRequest{From: cursor})
+		handle, err := h.update(run, contract.CollectUpdate, workflows.CollectRequest{From: cursor})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -307,11 +309,11 @@ func TestStreamingIntakeAndCollect(t *testing.T) {
 		blocks  []tool.Block
 		errType string
 	}{
-		"duplicate id": {[]tool.Block{readB("r1")}, workflows.ErrDuplicateToolUseID},
-		"no id":        {[]tool.Block{{Name: tool.ReadName, Input: raw(map[string]any{"file_path": "/x"})}}, workflows.ErrMalformedBlock},
-		"no name":      {[]tool.Block{{ID: "n1", Input: raw(map[string]any{"file_path": "/x"})}}, workflows.ErrMalformedBlock},
+		"duplicate id": {[]tool.Block{readB("r1")}, contract.ErrDuplicateToolUseID},
+		"no id":        {[]tool.Block{{Name: tool.ReadName, Input: raw(map[string]any{"file_path": "/x"})}}, contract.ErrMalformedBlock},
+		"no name":      {[]tool.Block{{ID: "n1", Input: raw(map[string]any{"file_path": "/x"})}}, contract.ErrMalformedBlock},
 	} {
-		err := h.updateErr(run, workflows.AddBlocksUpdate, c.blocks)
+		err := h.updateErr(run, contract.AddBlocksUpdate, c.blocks)
 		if got := errorType(err); got != c.errType {
 			t.Errorf("%s: AddBlocks answered %v (type %q), want a rejection of type %s", name, err, got, c.errType)
 		}
@@ -321,14 +323,14 @@ func TestStreamingIntakeAndCollect(t *testing.T) {
 		<-release
 		return tool.Output{Content: "r3"}, nil
 	})
-	h.mustUpdate(run, workflows.AddBlocksUpdate, []tool.Block{readB("r3")})
-	h.mustUpdate(run, workflows.CloseIntakeUpdate)
-	err := h.updateErr(run, workflows.AddBlocksUpdate, []tool.Block{readB("r9")})
-	if errorType(err) != workflows.ErrIntakeClosed || !strings.Contains(err.Error(), "intake is closed") {
-		t.Errorf("AddBlocks after close: %v, want a rejection of type %s saying the intake is closed", err, workflows.ErrIntakeClosed)
+	h.mustUpdate(run, contract.AddBlocksUpdate, []tool.Block{readB("r3")})
+	h.mustUpdate(run, contract.CloseIntakeUpdate)
+	err := h.updateErr(run, contract.AddBlocksUpdate, []tool.Block{readB("r9")})
+	if errorType(err) != contract.ErrIntakeClosed || !strings.Contains(err.Error(), "intake is closed") {
+		t.Errorf("AddBlocks after close: %v, want a rejection of type %s saying the intake is closed", err, contract.ErrIntakeClosed)
 	}
-	if err := h.updateErr(run, workflows.CollectUpdate, workflows.CollectRequest{From: 99}); errorType(err) != workflows.ErrBadCursor {
-		t.Errorf("Collect from 99: %v, want a rejection of type %s", err, workflows.ErrBadCursor)
+	if err := h.updateErr(run, contract.CollectUpdate, workflows.CollectRequest{From: 99}); errorType(err) != contract.ErrBadCursor {
+		t.Errorf("Collect from 99: %v, want a rejection of type %s", err, contract.ErrBadCursor)
 	}
 	close(release)
 	if res := h.result(run); !slices.Equal(resultIDs(res.Results), []string{"r1", "r2", "r3"}) {

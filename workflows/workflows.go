@@ -3,6 +3,8 @@ package workflows
 import (
 	"errors"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
@@ -30,8 +32,8 @@ func New(tools *tool.Registry) (*Workflows, error) {
 // Register registers the Turn and the Session on a worker under their workflow
 // types.
 func (w *Workflows) Register(r sdkworker.WorkflowRegistry) {
-	r.RegisterWorkflowWithOptions(w.Turn, workflow.RegisterOptions{Name: TurnWorkflowName})
-	r.RegisterWorkflowWithOptions(w.Session, workflow.RegisterOptions{Name: SessionWorkflowName})
+	r.RegisterWorkflowWithOptions(w.Turn, workflow.RegisterOptions{Name: contract.TurnWorkflowName})
+	r.RegisterWorkflowWithOptions(w.Session, workflow.RegisterOptions{Name: contract.SessionWorkflowName})
 }
 
 // Tools is the registry the workflows schedule with.

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
 
@@ -132,7 +134,7 @@ func (b *bench) recovery() error {
 			return err
 		}
 		marker := filepath.Join(b.work, fmt.Sprintf("recovery-%d", n))
-		run, err := b.c.ExecuteWorkflow(b.ctx, client.StartWorkflowOptions{ID: queue, TaskQueue: queue}, workflows.TurnWorkflowName,
+		run, err := b.c.ExecuteWorkflow(b.ctx, client.StartWorkflowOptions{ID: queue, TaskQueue: queue}, contract.TurnWorkflowName,
 			workflows.TurnInput{SessionID: "bench", Workdir: b.work, CloseIntake: true, Options: workflows.TurnOptions{HeartbeatTimeout: recoveryHeartbeat},
 				Blocks: []tool.Block{{ID: "k", Name: tool.BashName, Input: raw(map[string]any{"command": "touch " + marker + "; sleep 60"})}}})
 		if err != nil {
@@ -184,14 +186,14 @@ func (b *bench) memory() error {
 	small := filepath.Join(b.work, "small.txt")
 	for i := range 200 {
 		id := fmt.Sprintf("open-%d", i)
-		if _, err := b.c.ExecuteWorkflow(b.ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, workflows.TurnWorkflowName,
+		if _, err := b.c.ExecuteWorkflow(b.ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, contract.TurnWorkflowName,
 			workflows.TurnInput{SessionID: "bench", Workdir: b.work, Blocks: []tool.Block{{ID: id, Name: tool.ReadName, Input: raw(map[string]any{"file_path": small})}}}); err != nil {
 			return err
 		}
 	}
 	// Collect from each turn: once all 200 answered, every turn is open and settled.
 	for i := range 200 {
-		h, err := b.c.UpdateWorkflow(b.ctx, client.UpdateWorkflowOptions{WorkflowID: fmt.Sprintf("open-%d", i), UpdateName: workflows.CollectUpdate,
+		h, err := b.c.UpdateWorkflow(b.ctx, client.UpdateWorkflowOptions{WorkflowID: fmt.Sprintf("open-%d", i), UpdateName: contract.CollectUpdate,
 			Args: []any{workflows.CollectRequest{}}, WaitForStage: client.WorkflowUpdateStageCompleted})
 		if err == nil {
 			err = h.Get(b.ctx, nil)

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 
 	"github.com/toolpipe/toolpipe/tool"
@@ -67,7 +69,7 @@ func (b *bench) shapes() []turnShape {
 func (b *bench) durable(id string, in workflows.TurnInput) (workflows.TurnResult, time.Duration, error) {
 	in.SessionID, in.Workdir = "bench", b.work
 	start := time.Now()
-	run, err := b.c.ExecuteWorkflow(b.ctx, client.StartWorkflowOptions{ID: id, TaskQueue: b.queue, EnableEagerStart: true}, workflows.TurnWorkflowName, in)
+	run, err := b.c.ExecuteWorkflow(b.ctx, client.StartWorkflowOptions{ID: id, TaskQueue: b.queue, EnableEagerStart: true}, contract.TurnWorkflowName, in)
 	if err != nil {
 		return workflows.TurnResult{}, 0, err
 	}
@@ -109,7 +111,7 @@ func (b *bench) overhead() error {
 // streaming: time from a block's hand-over (the AddBlocks update) to its tool's start.
 func (b *bench) streaming() error {
 	run, err := b.c.ExecuteWorkflow(b.ctx, client.StartWorkflowOptions{ID: "streaming", TaskQueue: b.queue},
-		workflows.TurnWorkflowName, workflows.TurnInput{SessionID: "bench", Workdir: b.work})
+		contract.TurnWorkflowName, workflows.TurnInput{SessionID: "bench", Workdir: b.work})
 	if err != nil {
 		return err
 	}
@@ -119,14 +121,14 @@ func (b *bench) streaming() error {
 		id := fmt.Sprintf("s-%d", i)
 		started := b.rec.expect(id)
 		t0 := time.Now()
-		_, err := b.c.UpdateWorkflow(b.ctx, client.UpdateWorkflowOptions{WorkflowID: run.GetID(), UpdateName: workflows.AddBlocksUpdate,
+		_, err := b.c.UpdateWorkflow(b.ctx, client.UpdateWorkflowOptions{WorkflowID: run.GetID(), UpdateName: contract.AddBlocksUpdate,
 			Args: []any{[]tool.Block{{ID: id, Name: tool.ReadName, Input: raw(map[string]any{"file_path": small})}}}, WaitForStage: client.WorkflowUpdateStageAccepted})
 		if err != nil {
 			return err
 		}
 		lat = append(lat, (<-started).Sub(t0))
 	}
-	h, err := b.c.UpdateWorkflow(b.ctx, client.UpdateWorkflowOptions{WorkflowID: run.GetID(), UpdateName: workflows.CloseIntakeUpdate, WaitForStage: client.WorkflowUpdateStageCompleted})
+	h, err := b.c.UpdateWorkflow(b.ctx, client.UpdateWorkflowOptions{WorkflowID: run.GetID(), UpdateName: contract.CloseIntakeUpdate, WaitForStage: client.WorkflowUpdateStageCompleted})
 	if err == nil {
 		err = h.Get(b.ctx, nil)
 	}

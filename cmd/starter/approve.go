@@ -7,19 +7,20 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"github.com/spf13/cobra"
 
 	"github.com/toolpipe/toolpipe"
 	"github.com/toolpipe/toolpipe/internal/config"
-	"github.com/toolpipe/toolpipe/workflows"
 )
 
 // quietPoll is how often approve checks whether the work it unblocked is done.
 const quietPoll = 200 * time.Millisecond
 
-func approveCmd() *cobra.Command { return answerCmd(workflows.ApproveUpdate) }
+func approveCmd() *cobra.Command { return answerCmd(contract.ApproveUpdate) }
 
-func denyCmd() *cobra.Command { return answerCmd(workflows.DenyUpdate) }
+func denyCmd() *cobra.Command { return answerCmd(contract.DenyUpdate) }
 
 // answerCmd is `starter approve` or `starter deny`: it answers a tool call that waits
 // for approval (DESIGN §5). In embedded mode the command runs the turn's worker while
@@ -30,7 +31,7 @@ func answerCmd(update string) *cobra.Command {
 	var reason string
 	cmd := &cobra.Command{
 		Use:   verb + " WORKFLOW_ID TOOL_USE_ID",
-		Short: map[string]string{workflows.ApproveUpdate: "Let a tool call that waits for approval run", workflows.DenyUpdate: "Refuse a tool call that waits for approval"}[update],
+		Short: map[string]string{contract.ApproveUpdate: "Let a tool call that waits for approval run", contract.DenyUpdate: "Refuse a tool call that waits for approval"}[update],
 		Long: `Answer a tool call that waits for approval (a permissions.ask rule, the permission
 mode, or a PreToolUse hook asked). ` + "`starter status WORKFLOW_ID`" + ` lists the calls waiting.
 With deny, --reason is passed to the model.`,
@@ -57,7 +58,7 @@ With deny, --reason is passed to the model.`,
 			if err != nil {
 				return err
 			}
-			done := map[string]string{workflows.ApproveUpdate: "approved", workflows.DenyUpdate: "denied"}[update]
+			done := map[string]string{contract.ApproveUpdate: "approved", contract.DenyUpdate: "denied"}[update]
 			fmt.Fprintf(cmd.OutOrStdout(), "%s %s %s in %s\n", done, p.ToolUseID, p.Description, args[0])
 			if serving {
 				fmt.Fprintln(cmd.ErrOrStderr(), "starter: this process runs the turn's worker: waiting until the turn finishes or waits for approval again")
@@ -78,7 +79,7 @@ func (e *env) answer(ctx context.Context, update, id, toolUseID, reason string) 
 	t := e.api.Turn(id)
 	var p toolpipe.PendingApproval
 	var err error
-	if update == workflows.ApproveUpdate {
+	if update == contract.ApproveUpdate {
 		p, err = t.Approve(ctx, toolUseID)
 	} else {
 		p, err = t.Deny(ctx, toolUseID, reason)

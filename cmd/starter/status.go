@@ -6,10 +6,11 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"github.com/spf13/cobra"
 
 	"github.com/toolpipe/toolpipe/internal/config"
-	"github.com/toolpipe/toolpipe/workflows"
 )
 
 func statusCmd() *cobra.Command {
@@ -29,10 +30,10 @@ func statusCmd() *cobra.Command {
 				return err
 			}
 			switch typ := d.GetWorkflowExecutionInfo().GetType().GetName(); typ {
-			case workflows.SessionWorkflowName:
+			case contract.SessionWorkflowName:
 				// A session's state is agent status's: one place prints it.
 				return agentStatusCmd().RunE(cmd, []string{strings.TrimPrefix(id, "session-")})
-			case workflows.TurnWorkflowName:
+			case contract.TurnWorkflowName:
 			default:
 				return badInput("%s is a %s workflow, not a toolpipe turn or session", id, typ)
 			}

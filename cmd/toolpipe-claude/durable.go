@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
@@ -191,7 +193,7 @@ func (d *durable) start(ctx context.Context, in workflows.SessionInput) error {
 		WorkflowExecutionErrorWhenAlreadyStarted: true,
 		StaticSummary:                            workflows.SessionStaticSummary(in),
 		StaticDetails:                            workflows.SessionStaticDetails(in),
-	}, workflows.SessionWorkflowName, in)
+	}, contract.SessionWorkflowName, in)
 	if err != nil {
 		return fmt.Errorf("start session %s: %w", in.SessionID, err)
 	}
@@ -234,14 +236,14 @@ func (d *durable) send(ctx context.Context, id, text string) error {
 
 // interrupt stops the running turn's cancel-able calls and ends the prompt.
 func (d *durable) interrupt(ctx context.Context, id string) error {
-	return d.conn.Client.SignalWorkflow(ctx, toolpipe.SessionWorkflowID(id), "", workflows.InterruptPromptSignal, nil)
+	return d.conn.Client.SignalWorkflow(ctx, toolpipe.SessionWorkflowID(id), "", contract.InterruptPromptSignal, nil)
 }
 
 // configure changes the permission mode or model of what comes next in the
 // running session.
 func (d *durable) configure(ctx context.Context, id string, req workflows.ConfigureRequest) error {
 	h, err := d.conn.Client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: toolpipe.SessionWorkflowID(id),
-		UpdateName: workflows.ConfigureUpdate, Args: []any{req}, WaitForStage: client.WorkflowUpdateStageCompleted})
+		UpdateName: contract.ConfigureUpdate, Args: []any{req}, WaitForStage: client.WorkflowUpdateStageCompleted})
 	if err == nil {
 		err = h.Get(ctx, nil)
 	}
@@ -282,11 +284,11 @@ func (d *durable) follow(ctx context.Context, turnID string, onResult func(tool.
 }
 
 func (d *durable) approve(ctx context.Context, turnID string, req workflows.ApprovalRequest) error {
-	return d.update(ctx, turnID, workflows.ApproveUpdate, req)
+	return d.update(ctx, turnID, contract.ApproveUpdate, req)
 }
 
 func (d *durable) deny(ctx context.Context, turnID string, req workflows.ApprovalRequest) error {
-	return d.update(ctx, turnID, workflows.DenyUpdate, req)
+	return d.update(ctx, turnID, contract.DenyUpdate, req)
 }
 
 // update sends update name to workflow id and waits for it to complete.

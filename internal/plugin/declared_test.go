@@ -45,7 +45,7 @@ func TestCallCarriesWhatTheTurnKnewOfItsTool(t *testing.T) {
 	mcptest.Config(t, work, map[string]any{"local": mcptest.Stdio(t, filepath.Join(work, "notes.txt"))})
 	ctx := testenv.Context(t)
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "declared-" + queue, TaskQueue: queue},
-		workflows.TurnWorkflowName, workflows.TurnInput{SessionID: "s-declared", Workdir: work, MCP: true, CloseIntake: true,
+		contract.TurnWorkflowName, workflows.TurnInput{SessionID: "s-declared", Workdir: work, MCP: true, CloseIntake: true,
 			Blocks: []tool.Block{block("e1", "mcp__local__echo", map[string]any{"text": "hi"}), block("n1", "mcp__local__write_note", map[string]any{"text": "x"})}})
 	if err != nil {
 		t.Fatal(err)

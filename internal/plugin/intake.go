@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
@@ -37,8 +39,8 @@ func (ti turnIntake) Deliver(ctx context.Context, turnID string, b tool.Block) e
 		return err
 	}
 	// An input over its tool's limit is dropped before it is stored (tool.Registry.DropOversizeInput).
-	err = update(ctx, c, turnID, "", workflows.AddBlocksUpdate, []tool.Block{ti.tools.DropOversizeInput(b)})
-	if err == nil || workflows.Rejected(err, workflows.ErrDuplicateToolUseID) || finished(ctx, c, turnID) {
+	err = update(ctx, c, turnID, "", contract.AddBlocksUpdate, []tool.Block{ti.tools.DropOversizeInput(b)})
+	if err == nil || workflows.Rejected(err, contract.ErrDuplicateToolUseID) || finished(ctx, c, turnID) {
 		return nil
 	}
 	return fmt.Errorf("add %s: %w", b.ID, err)
@@ -50,7 +52,7 @@ func (ti turnIntake) Close(ctx context.Context, turnID string) error {
 	if err != nil {
 		return err
 	}
-	if err := update(ctx, c, turnID, "", workflows.CloseIntakeUpdate); err != nil && !finished(ctx, c, turnID) {
+	if err := update(ctx, c, turnID, "", contract.CloseIntakeUpdate); err != nil && !finished(ctx, c, turnID) {
 		return fmt.Errorf("close intake: %w", err)
 	}
 	return nil
@@ -64,7 +66,7 @@ func (ti turnIntake) DeliverTask(ctx context.Context, sessionID, runID, turnID s
 		return err
 	}
 	req := workflows.StartTaskRequest{TurnID: turnID, ID: b.ID, Input: b.Input}
-	if err := update(ctx, c, sessionID, runID, workflows.StartTaskUpdate, req); err != nil {
+	if err := update(ctx, c, sessionID, runID, contract.StartTaskUpdate, req); err != nil {
 		return fmt.Errorf("start task %s: %w", b.ID, err)
 	}
 	return nil
@@ -77,7 +79,7 @@ func (ti turnIntake) OpenTurn(ctx context.Context, sessionID, runID, turnID stri
 	if err != nil {
 		return err
 	}
-	if err := update(ctx, c, sessionID, runID, workflows.OpenTurnUpdate, workflows.OpenTurnRequest{TurnID: turnID}); err != nil {
+	if err := update(ctx, c, sessionID, runID, contract.OpenTurnUpdate, workflows.OpenTurnRequest{TurnID: turnID}); err != nil {
 		return fmt.Errorf("open turn %s: %w", turnID, err)
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
 
@@ -31,7 +33,7 @@ func TestWorkerLogsTurnStartAndEnd(t *testing.T) {
 	t.Cleanup(w.Stop)
 	ctx := testenv.Context(t)
 	id := "logged-" + queue
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, workflows.TurnWorkflowName,
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, contract.TurnWorkflowName,
 		workflows.TurnInput{SessionID: "s-log", Workdir: t.TempDir(), CloseIntake: true, Blocks: []tool.Block{
 			block("b1", tool.BashName, map[string]any{"command": "echo hi"}), block("b2", tool.BashName, map[string]any{"command": "false"}),
 		}})

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"github.com/nexus-rpc/sdk-go/nexus"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
@@ -321,8 +323,8 @@ func (p *Plugin) ReplayWorkflow(ctx context.Context, o sdkworker.PluginReplayWor
 		return err
 	}
 	r := o.WorkflowReplayRegistry
-	r.RegisterWorkflowWithOptions(w.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName, DisableAlreadyRegisteredCheck: true})
-	r.RegisterWorkflowWithOptions(w.Session, workflow.RegisterOptions{Name: workflows.SessionWorkflowName, DisableAlreadyRegisteredCheck: true})
+	r.RegisterWorkflowWithOptions(w.Turn, workflow.RegisterOptions{Name: contract.TurnWorkflowName, DisableAlreadyRegisteredCheck: true})
+	r.RegisterWorkflowWithOptions(w.Session, workflow.RegisterOptions{Name: contract.SessionWorkflowName, DisableAlreadyRegisteredCheck: true})
 	return next(ctx, o)
 }
 

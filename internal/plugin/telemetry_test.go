@@ -53,7 +53,7 @@ func runTracedTurn(t *testing.T, tel *plugin.Telemetry, blocks []tool.Block, set
 	t.Cleanup(w.Stop)
 	ctx := testenv.Context(t)
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "traced-" + queue, TaskQueue: queue},
-		workflows.TurnWorkflowName, workflows.TurnInput{SessionID: "s-trace", Workdir: t.TempDir(), Blocks: blocks, CloseIntake: true, Settings: settings})
+		contract.TurnWorkflowName, workflows.TurnInput{SessionID: "s-trace", Workdir: t.TempDir(), Blocks: blocks, CloseIntake: true, Settings: settings})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func TestTurnIsOneTrace(t *testing.T) {
 	t.Cleanup(w.Stop)
 	ctx, root := tel.StartTrace(testenv.Context(t), "starter run")
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "one-trace-" + queue, TaskQueue: queue},
-		workflows.TurnWorkflowName, workflows.TurnInput{SessionID: "s-trace", Workdir: t.TempDir(),
+		contract.TurnWorkflowName, workflows.TurnInput{SessionID: "s-trace", Workdir: t.TempDir(),
 			Blocks: []tool.Block{block("b1", tool.BashName, map[string]any{"command": "echo hi"})}})
 	if err != nil {
 		t.Fatal(err)
@@ -51,9 +51,9 @@ func TestTurnIsOneTrace(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
-	update(workflows.AddBlocksUpdate, []tool.Block{block("u1", "Nope", map[string]any{}), block("r1", tool.ReadName, map[string]any{"limit": 3})})
-	update(workflows.CollectUpdate, workflows.CollectRequest{From: 0})
-	update(workflows.CloseIntakeUpdate)
+	update(contract.AddBlocksUpdate, []tool.Block{block("u1", "Nope", map[string]any{}), block("r1", tool.ReadName, map[string]any{"limit": 3})})
+	update(contract.CollectUpdate, workflows.CollectRequest{From: 0})
+	update(contract.CloseIntakeUpdate)
 	if err := run.Get(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestModelSpanAttributes(t *testing.T) {
 		fakeanthropic.Response{Content: []wire.Block{{Type: "tool_use", ID: "t1", Name: "Bash", Input: []byte(`{"command":"echo hi"}`)}}},
 		fakeanthropic.Response{Content: []wire.Block{{Type: "text", Text: "done"}}})
 	ctx := testenv.Context(t)
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "model-span-" + queue, TaskQueue: queue}, workflows.SessionWorkflowName,
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "model-span-" + queue, TaskQueue: queue}, contract.SessionWorkflowName,
 		workflows.SessionInput{SessionID: "s-model", Prompt: "go", Workdir: t.TempDir(), Model: workflows.ModelOptions{Model: "claude-test-1"}})
 	if err != nil {
 		t.Fatal(err)
@@ -161,7 +161,7 @@ func TestPromptHookSpan(t *testing.T) {
 		settings := &workflows.TurnSettings{Hooks: hooks.Config{PreToolUse: []hooks.Group{{Matcher: "Bash",
 			Hooks: []hooks.Command{{Type: hooks.TypePrompt, Prompt: q + ": is this fine? $ARGUMENTS", Model: "claude-judge-1"}}}}}}
 		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "prompt-span-" + strings.ReplaceAll(q, " ", "-") + queue, TaskQueue: queue},
-			workflows.TurnWorkflowName, workflows.TurnInput{SessionID: "s-hook", Workdir: t.TempDir(), CloseIntake: true, Settings: settings,
+			contract.TurnWorkflowName, workflows.TurnInput{SessionID: "s-hook", Workdir: t.TempDir(), CloseIntake: true, Settings: settings,
 				Blocks: []tool.Block{block("b1", tool.BashName, map[string]any{"command": "echo hi"})}})
 		if err != nil {
 			t.Fatal(err)

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"github.com/chromedp/chromedp"
 	"go.temporal.io/sdk/client"
 
@@ -92,7 +94,7 @@ func TestUIShowsToolSummaries(t *testing.T) {
 	run, err := conn.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID: "turn-ui-check", TaskQueue: "uitest",
 		StaticSummary: workflows.TurnStaticSummary(in), StaticDetails: workflows.TurnStaticDetails(in),
-	}, workflows.TurnWorkflowName, in)
+	}, contract.TurnWorkflowName, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +263,7 @@ func approvalFromUI(ctx context.Context, t *testing.T, conn *connect.Conn, chrom
 	in := workflows.TurnInput{SessionID: "ui-approve", Workdir: work, CloseIntake: true,
 		Settings: &workflows.TurnSettings{Permissions: pol, AskTimeout: time.Hour},
 		Blocks:   []tool.Block{block("toolu_09", tool.BashName, map[string]any{"command": "touch approved"})}}
-	run, err := conn.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "turn-ui-approve", TaskQueue: "uitest"}, workflows.TurnWorkflowName, in)
+	run, err := conn.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "turn-ui-approve", TaskQueue: "uitest"}, contract.TurnWorkflowName, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +298,7 @@ func approvalFromUI(ctx context.Context, t *testing.T, conn *connect.Conn, chrom
 			t.Errorf("the waiting turn's page does not offer %q (test-artifacts/ui-approve.txt)", want)
 		}
 	}
-	h, err := conn.Client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: run.GetID(), UpdateName: workflows.ApproveUpdate,
+	h, err := conn.Client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: run.GetID(), UpdateName: contract.ApproveUpdate,
 		Args: []any{map[string]any{"tool_use_id": "toolu_09"}}, WaitForStage: client.WorkflowUpdateStageCompleted})
 	if err == nil {
 		err = h.Get(ctx, nil)

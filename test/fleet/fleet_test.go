@@ -193,7 +193,7 @@ func TestThirtySessionsSpreadOverThreeHosts(t *testing.T) {
 	runs := make([]client.WorkflowRun, n)
 	for i := range n {
 		name := fmt.Sprintf("s%02d", i)
-		run, err := f.c.ExecuteWorkflow(f.ctx, client.StartWorkflowOptions{ID: "fleet-" + name, TaskQueue: queue}, workflows.SessionWorkflowName,
+		run, err := f.c.ExecuteWorkflow(f.ctx, client.StartWorkflowOptions{ID: "fleet-" + name, TaskQueue: queue}, contract.SessionWorkflowName,
 			workflows.SessionInput{SessionID: "fleet-" + name, Prompt: "prompt-" + name, Workdir: work, Place: true,
 				Options: workflows.SessionOptions{MaxTurns: 4}})
 		if err != nil {
@@ -210,7 +210,7 @@ func TestThirtySessionsSpreadOverThreeHosts(t *testing.T) {
 		if want := fmt.Sprintf("done s%02d", i); res.Text != want {
 			t.Errorf("session %d answered %q, want %q", i, res.Text, want)
 		}
-		v, err := f.c.QueryWorkflow(f.ctx, run.GetID(), "", workflows.SessionStateQuery)
+		v, err := f.c.QueryWorkflow(f.ctx, run.GetID(), "", contract.SessionStateQuery)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -243,7 +243,7 @@ func TestThirtySessionsSpreadOverThreeHosts(t *testing.T) {
 // turn runs one Turn of the session fleet-read with blocks on toolQueue.
 func (f *fleet) turn(id, toolQueue, work string, blocks ...tool.Block) workflows.TurnResult {
 	f.t.Helper()
-	run, err := f.c.ExecuteWorkflow(f.ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, workflows.TurnWorkflowName,
+	run, err := f.c.ExecuteWorkflow(f.ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, contract.TurnWorkflowName,
 		workflows.TurnInput{SessionID: "fleet-read", Workdir: work, Blocks: blocks, CloseIntake: true, ToolQueue: toolQueue})
 	if err != nil {
 		f.t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 
@@ -104,7 +106,7 @@ func TestParityBackgroundShells(t *testing.T) {
 		plugin.RegisterWithAgent(r, acts, activities.AgentConfig{StateDir: state, ModelEndpoint: activities.ModelEndpoint{APIKey: "sk-parity", BaseURL: fake.URL()}})
 	})
 	run, err := testenv.Client().ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{ID: "parity-bg-" + queue, TaskQueue: queue},
-		workflows.SessionWorkflowName, workflows.SessionInput{SessionID: "parity-bg", Prompt: "Run the tools.", Workdir: t.TempDir()})
+		contract.SessionWorkflowName, workflows.SessionInput{SessionID: "parity-bg", Prompt: "Run the tools.", Workdir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

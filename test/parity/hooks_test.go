@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 
@@ -162,7 +164,7 @@ func runToolpipeSession(t *testing.T, root, file string, script [][]scriptBlock)
 	testenv.StartWorker(t, queue, func(r sdkworker.Registry) { plugin.RegisterWithAgent(r, acts, cfg) })
 	run, err := testenv.Client().ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{
 		ID: "parity-hooks-" + queue, TaskQueue: queue,
-	}, workflows.SessionWorkflowName, workflows.SessionInput{SessionID: session, Prompt: hookPrompt, Workdir: root,
+	}, contract.SessionWorkflowName, workflows.SessionInput{SessionID: session, Prompt: hookPrompt, Workdir: root,
 		Settings: settings, Model: workflows.ModelOptions{Model: "claude-sonnet-4-5"}})
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 
@@ -134,7 +136,7 @@ func toolpipeResults(t *testing.T, cases []parityCase) (string, map[string]resul
 		}
 		run, err := c.ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{
 			ID: fmt.Sprintf("parity-%s-%d", queue, n), TaskQueue: queue,
-		}, workflows.TurnWorkflowName, workflows.TurnInput{SessionID: "parity", Workdir: root, Blocks: blocks, CloseIntake: true})
+		}, contract.TurnWorkflowName, workflows.TurnInput{SessionID: "parity", Workdir: root, Blocks: blocks, CloseIntake: true})
 		if err != nil {
 			t.Fatal(err)
 		}

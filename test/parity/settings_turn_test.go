@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 
@@ -52,7 +54,7 @@ func runWithSettings(t *testing.T, c parityCase, tpRoot, file string, agent *act
 		blocks = append(blocks, tool.Block{ID: b.ID, Name: b.Name, Input: b.Input})
 	}
 	run, err := testenv.Client().ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{ID: "parity-" + c.name + "-" + queue, TaskQueue: queue},
-		workflows.TurnWorkflowName, workflows.TurnInput{SessionID: "parity", Workdir: tpRoot, Blocks: blocks, CloseIntake: true,
+		contract.TurnWorkflowName, workflows.TurnInput{SessionID: "parity", Workdir: tpRoot, Blocks: blocks, CloseIntake: true,
 			Settings: &workflows.TurnSettings{Hooks: loaded.Hooks, Permissions: pol, ProjectDir: tpRoot}})
 	if err != nil {
 		t.Fatal(err)

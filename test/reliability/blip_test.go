@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 
 	"github.com/toolpipe/toolpipe/tool"
@@ -40,7 +42,7 @@ func TestToolsOutliveServerRestarts(t *testing.T) {
 	for i := range runs {
 		cmd := fmt.Sprintf("echo ran >> count-%d; touch started-%d; while [ ! -e %s ]; do sleep 0.1; done; echo done-%d", i, i, release, i)
 		runs[i], err = c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: fmt.Sprintf("blip-%d", i), TaskQueue: e.queue},
-			workflows.TurnWorkflowName, workflows.TurnInput{SessionID: "s", Workdir: work, CloseIntake: true,
+			contract.TurnWorkflowName, workflows.TurnInput{SessionID: "s", Workdir: work, CloseIntake: true,
 				Blocks: []tool.Block{bash(fmt.Sprintf("b%d", i), cmd)}})
 		if err != nil {
 			t.Fatal(err)

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
@@ -113,7 +115,7 @@ func TestHostileTurnInput(t *testing.T) {
 		decodes := name != "wrong types"
 		t.Run(name, func(t *testing.T) {
 			run, err := e.c.ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{ID: e.queue + "-" + name, TaskQueue: e.queue},
-				workflows.TurnWorkflowName, in)
+				contract.TurnWorkflowName, in)
 			if err == nil {
 				err = run.Get(testenv.Context(t), nil)
 			}
@@ -144,17 +146,17 @@ func TestHostileTurnInput(t *testing.T) {
 			}
 			return err
 		}
-		if err := update(workflows.AddBlocksUpdate, []tool.Block{bash("s1", "echo one")}); err != nil {
+		if err := update(contract.AddBlocksUpdate, []tool.Block{bash("s1", "echo one")}); err != nil {
 			t.Fatal(err)
 		}
-		err := update(workflows.AddBlocksUpdate, []tool.Block{bash("s1", "echo again")})
+		err := update(contract.AddBlocksUpdate, []tool.Block{bash("s1", "echo again")})
 		if err == nil || !strings.Contains(err.Error(), `duplicate tool_use id "s1"`) {
 			t.Fatalf("a duplicate id was accepted or unclear: %v", err)
 		}
-		if err := update(workflows.AddBlocksUpdate, "not a list of blocks"); err == nil {
+		if err := update(contract.AddBlocksUpdate, "not a list of blocks"); err == nil {
 			t.Fatal("a malformed AddBlocks was accepted")
 		}
-		if err := update(workflows.CloseIntakeUpdate); err != nil {
+		if err := update(contract.CloseIntakeUpdate); err != nil {
 			t.Fatal(err)
 		}
 		var res workflows.TurnResult

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 
 	"github.com/toolpipe/toolpipe/internal/testenv"
@@ -83,7 +85,7 @@ func TestWorkerSIGKILLAcrossTurns(t *testing.T) {
 				}
 			}
 			run, err := e.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: fmt.Sprintf("%s-kill-%d", e.queue, i), TaskQueue: e.queue},
-				workflows.TurnWorkflowName, workflows.TurnInput{
+				contract.TurnWorkflowName, workflows.TurnInput{
 					SessionID: "s", Workdir: work, Blocks: blocks, CloseIntake: true,
 					// A dead worker is noticed after 2s; read-only calls get enough
 					// attempts to outlive every kill of the run.

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 	sdkworker "go.temporal.io/sdk/worker"
@@ -203,7 +205,7 @@ func (e *env) start(id string, in workflows.TurnInput) client.WorkflowRun {
 	}
 	run, err := e.c.ExecuteWorkflow(testenv.Context(e.t), client.StartWorkflowOptions{
 		ID: e.queue + "-" + id, TaskQueue: e.queue,
-	}, workflows.TurnWorkflowName, in)
+	}, contract.TurnWorkflowName, in)
 	if err != nil {
 		e.t.Fatalf("start turn %s: %v", id, err)
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolpipe/toolpipe/contract"
+
 	"go.temporal.io/sdk/client"
 
 	"github.com/toolpipe/toolpipe/internal/plugin"
@@ -37,7 +39,7 @@ func TestEmbeddedServerRestartMidTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "restart-mid-turn", TaskQueue: "restart"},
-		workflows.TurnWorkflowName, workflows.TurnInput{SessionID: "s", Workdir: work, CloseIntake: true, Blocks: []tool.Block{
+		contract.TurnWorkflowName, workflows.TurnInput{SessionID: "s", Workdir: work, CloseIntake: true, Blocks: []tool.Block{
 			bash("r1", "echo started > started; cat gate"),
 			bash("w1", "echo w1 >> count"),
 		}})
