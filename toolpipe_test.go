@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -373,5 +374,53 @@ func TestOptionsModelReachesWebFetch(t *testing.T) {
 	}
 	if reqs := model.Requests(); len(reqs) != 1 || reqs[0].APIKey != "sk-options" {
 		t.Fatalf("model requests %+v, want one with Options.Model's key", reqs)
+	}
+}
+
+// TestProgramsOwnNamesShareTheWorker: a program's worker with its own "Read"
+// activity and "Session" workflow takes toolpipe's plugin: toolpipe's names are
+// prefixed (contract.Prefix), so nothing collides (the SDK panicked on the second
+// "Read" before), and both the program's Read and toolpipe's run.
+func TestProgramsOwnNamesShareTheWorker(t *testing.T) {
+	queue := testenv.TaskQueue(t)
+	p, err := toolpipe.NewPlugin(testenv.Client(), toolpipe.Options{StateDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := sdkworker.New(testenv.Client(), queue, sdkworker.Options{Plugins: []sdkworker.Plugin{p}})
+	w.RegisterActivityWithOptions(func(ctx context.Context, s string) (string, error) { return "program read " + s, nil },
+		activity.RegisterOptions{Name: "Read"})
+	w.RegisterWorkflowWithOptions(func(ctx workflow.Context, s string) (string, error) {
+		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
+		var out string
+		err := workflow.ExecuteActivity(ctx, "Read", s).Get(ctx, &out)
+		return out, err
+	}, workflow.RegisterOptions{Name: "Session"})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	ctx := testenv.Context(t)
+	run, err := testenv.Client().ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: queue}, "Session", "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	if err := run.Get(ctx, &got); err != nil || got != "program read x" {
+		t.Fatalf("the program's Session: %q, %v", got, err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("toolpipe's read\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := toolpipe.NewClient(testenv.Client(), queue)
+	turn, err := c.StartTurn(ctx, []toolpipe.Block{{ID: "r1", Name: "Read", Input: raw(`{"file_path":"` + filepath.Join(dir, "a.txt") + `"}`)}},
+		toolpipe.TurnOptions{SessionID: "names-" + t.Name(), Workdir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := turn.Result(ctx)
+	if err != nil || len(res.Results) != 1 || !strings.Contains(res.Results[0].Content, "toolpipe's read") {
+		t.Fatalf("toolpipe's Read: %+v, %v", res, err)
 	}
 }

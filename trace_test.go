@@ -48,7 +48,7 @@ func TestCustomToolIsTraced(t *testing.T) {
 		if attrs["gen_ai.tool.name"] != "Stamp" || attrs["gen_ai.tool.call.id"] != "t1" {
 			t.Errorf("span attributes %v", attrs)
 		}
-		if p, ok := byID[s.Parent.SpanID().String()]; !ok || p.Name != "RunActivity:Stamp" {
+		if p, ok := byID[s.Parent.SpanID().String()]; !ok || p.Name != "RunActivity:toolpipe.Stamp" {
 			t.Errorf("parent span %q", p.Name)
 		}
 		return

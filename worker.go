@@ -50,6 +50,12 @@ type Options struct {
 	// turns as stopped by the shutdown; 0 means 10 s. The worker option
 	// WorkerStopTimeout, when set, wins.
 	ShutdownGrace time.Duration
+	// LegacyNames registers toolpipe's workflows and activities under the names an
+	// older toolpipe gave them too ("Turn", "Session", "Read", "CallModel" …;
+	// today's are prefixed: "toolpipe.Turn"), for turns and sessions it started
+	// that still run. Leave it off where the program's own workflows or
+	// activities might have those names.
+	LegacyNames bool
 	// WorkflowsOnly runs workflow tasks and queries but no tool: a worker that
 	// answers queries about workflows whose own workers have gone, without taking
 	// over their tools.
@@ -121,7 +127,7 @@ func NewPlugin(c client.Client, opts Options) (sdkworker.Plugin, error) {
 		Overrides:            thresholds{fixed: opts.Thresholds, live: opts.ThresholdOverride},
 		WebFetchAllowPrivate: opts.WebFetchAllowPrivate, WebFetchTimeout: opts.WebFetchTimeout,
 		WorkflowsOnly: opts.WorkflowsOnly, ShutdownGrace: opts.ShutdownGrace, Swept: opts.OnSwept,
-		Model: model, Tools: custom,
+		Model: model, Tools: custom, LegacyNames: opts.LegacyNames,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("toolpipe: %w", err)

@@ -50,6 +50,23 @@ type Config struct {
 	// Tools are the program's own tools (tool.NewCustom), run and offered beside
 	// the built-in ones: with them they make the worker's Registry.
 	Tools []tool.Tool
+	// LegacyNames registers every activity under an older toolpipe's name too
+	// (contract.Unprefixed), for the turns and sessions it started that are still
+	// running: toolpipe's own workers do; a program's worker, where "Read" may be
+	// the program's, need not.
+	LegacyNames bool
+}
+
+// LegacyNames says whether the activities are registered under an older
+// toolpipe's names too (Config.LegacyNames).
+func (a *Activities) LegacyNames() bool { return a.cfg.LegacyNames }
+
+// register registers fn under name, and under its unprefixed name when legacy.
+func register(r worker.ActivityRegistry, fn any, name string, legacy bool) {
+	r.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
+	if legacy {
+		r.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: contract.Unprefixed(name)})
+	}
 }
 
 // Activities are the tool activities; register them with Register.
@@ -120,6 +137,7 @@ func New(cfg Config) (*Activities, error) {
 // type the Turn workflow schedules, and the activities of the pipeline around the
 // calls.
 func (a *Activities) Register(r worker.ActivityRegistry) {
+	legacy := a.cfg.LegacyNames
 	for _, name := range a.reg.Names() {
 		d, _ := a.reg.Lookup(name)
 		if d.InSession() {
@@ -132,19 +150,19 @@ func (a *Activities) Register(r worker.ActivityRegistry) {
 			// do for themselves.
 			run = a.limited(heartbeating(d.Run))
 		}
-		r.RegisterActivityWithOptions(failingOnError(a.observed(name, run)), activity.RegisterOptions{Name: name})
+		register(r, failingOnError(a.observed(name, run)), contract.ToolActivity(name), legacy)
 	}
 	// A call that never became a tool activity, recorded as a failed one.
-	r.RegisterActivityWithOptions(RefusedCall, activity.RegisterOptions{Name: contract.RefusedCallActivityName})
+	register(r, RefusedCall, contract.RefusedCallActivityName, legacy)
 	// The steps of the tool pipeline around the call (DESIGN §3.8, §5).
-	r.RegisterActivityWithOptions(observedHook(a.RunHook), activity.RegisterOptions{Name: contract.HookActivityName})
-	r.RegisterActivityWithOptions(a.ResolvePaths, activity.RegisterOptions{Name: contract.ResolvePathsActivityName})
-	r.RegisterActivityWithOptions(a.AppendTranscript, activity.RegisterOptions{Name: contract.TranscriptActivityName})
+	register(r, observedHook(a.RunHook), contract.HookActivityName, legacy)
+	register(r, a.ResolvePaths, contract.ResolvePathsActivityName, legacy)
+	register(r, a.AppendTranscript, contract.TranscriptActivityName, legacy)
 	// Background shells: one activity per task, started by the session.
-	r.RegisterActivityWithOptions(a.BashBackground, activity.RegisterOptions{Name: contract.BashBackgroundActivityName})
+	register(r, a.BashBackground, contract.BashBackgroundActivityName, legacy)
 	// MCP tools: one activity type for every call (mcp.go).
-	r.RegisterActivityWithOptions(a.ListMCPTools, activity.RegisterOptions{Name: contract.ListMCPToolsActivityName})
-	r.RegisterActivityWithOptions(failingOnError(a.observedMCP), activity.RegisterOptions{Name: contract.MCPCallActivityName})
+	register(r, a.ListMCPTools, contract.ListMCPToolsActivityName, legacy)
+	register(r, failingOnError(a.observedMCP), contract.MCPCallActivityName, legacy)
 }
 
 // ToolFunc runs one tool call.

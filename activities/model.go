@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
-	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/contract"
@@ -54,6 +53,9 @@ type AgentConfig struct {
 	IdleTimeout time.Duration
 	// Logger receives the activities' logs; nil means slog.Default().
 	Logger *slog.Logger
+	// LegacyNames registers the activities under an older toolpipe's names too
+	// (Config.LegacyNames).
+	LegacyNames bool
 	// Tools are the tools offered to the model: the worker's registry
 	// (Activities.Registry); nil means the built-in ones.
 	Tools *tool.Registry
@@ -122,11 +124,12 @@ func NewAgent(cfg AgentConfig) (*Agent, error) {
 
 // Register registers the agent activities under their names.
 func (a *Agent) Register(r worker.ActivityRegistry) {
-	r.RegisterActivityWithOptions(a.observedCallModel(), activity.RegisterOptions{Name: contract.ModelActivityName})
-	r.RegisterActivityWithOptions(a.AppendMessages, activity.RegisterOptions{Name: contract.AppendActivityName})
-	r.RegisterActivityWithOptions(a.OpenSession, activity.RegisterOptions{Name: contract.OpenSessionActivityName})
-	r.RegisterActivityWithOptions(a.observedCompact(), activity.RegisterOptions{Name: contract.CompactActivityName})
-	r.RegisterActivityWithOptions(a.observedPromptHook(), activity.RegisterOptions{Name: contract.PromptHookActivityName}) // hook_prompt.go
+	legacy := a.cfg.LegacyNames
+	register(r, a.observedCallModel(), contract.ModelActivityName, legacy)
+	register(r, a.AppendMessages, contract.AppendActivityName, legacy)
+	register(r, a.OpenSession, contract.OpenSessionActivityName, legacy)
+	register(r, a.observedCompact(), contract.CompactActivityName, legacy)
+	register(r, a.observedPromptHook(), contract.PromptHookActivityName, legacy) // hook_prompt.go
 }
 
 // StateDir is where the tool activities keep sessions, for wiring the agent

@@ -28,11 +28,13 @@ func TestEveryRegisteredActivityIsReserved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	acts.cfg.LegacyNames = true // and the names an older toolpipe used
+	agent.cfg.LegacyNames = true
 	var names nameRecorder
 	acts.Register(&names)
 	agent.Register(&names)
 	for _, n := range names {
-		if _, isTool := acts.Registry().Lookup(n); isTool {
+		if _, isTool := acts.Registry().Lookup(contract.Unprefixed(n)); isTool {
 			continue
 		}
 		if !contract.ReservedName(n) {

@@ -1,37 +1,53 @@
 package contract
 
+import "strings"
+
+// Prefix starts the name of every workflow and activity type toolpipe registers
+// on a worker, so that a program's own ("Read", "Session", "CallModel") can live
+// on the same worker (toolpipe.NewPlugin) without colliding with them. Workflows
+// from before the prefix (no marker of change prefixed-names in their history)
+// schedule the names without it (Unprefixed); a worker with LegacyNames registers
+// those too, for the turns and sessions an older toolpipe started.
+const Prefix = "toolpipe."
+
+// ToolActivity is the activity type of a tool's calls: the tool's name, prefixed.
+func ToolActivity(tool string) string { return Prefix + tool }
+
+// Unprefixed is name without Prefix: the name an older toolpipe used.
+func Unprefixed(name string) string { return strings.TrimPrefix(name, Prefix) }
+
 // The activity types the workflows schedule by name.
 const (
 	// ModelActivityName streams one assistant message from the model.
-	ModelActivityName = "CallModel"
+	ModelActivityName = "toolpipe.CallModel"
 	// AppendActivityName stores budgeted messages, their records and originals.
-	AppendActivityName = "AppendMessages"
+	AppendActivityName = "toolpipe.AppendMessages"
 	// OpenSessionActivityName opens (or resumes) a session's store.
-	OpenSessionActivityName = "OpenSession"
+	OpenSessionActivityName = "toolpipe.OpenSession"
 	// CompactActivityName writes the summary a session continues from when its
 	// conversation nears the model's context window.
-	CompactActivityName = "CompactConversation"
+	CompactActivityName = "toolpipe.CompactConversation"
 	// HookActivityName is the activity type of one hook command (RunHook).
-	HookActivityName = "RunHook"
+	HookActivityName = "toolpipe.RunHook"
 	// PromptHookActivityName asks the model for a "prompt" hook's verdict.
-	PromptHookActivityName = "RunPromptHook"
+	PromptHookActivityName = "toolpipe.RunPromptHook"
 	// ResolvePathsActivityName resolves the paths a file tool call names.
-	ResolvePathsActivityName = "ResolvePaths"
+	ResolvePathsActivityName = "toolpipe.ResolvePaths"
 	// TranscriptActivityName appends a turn's lines to the session's transcript.
-	TranscriptActivityName = "AppendTranscript"
+	TranscriptActivityName = "toolpipe.AppendTranscript"
 	// ListMCPToolsActivityName lists the MCP servers' tools, once per turn or session.
-	ListMCPToolsActivityName = "ListMCPTools"
+	ListMCPToolsActivityName = "toolpipe.ListMCPTools"
 	// MCPCallActivityName is the one activity type of every MCP tool call, whose
 	// input names the tool (mcp__SERVER__TOOL).
-	MCPCallActivityName = "MCPCall"
+	MCPCallActivityName = "toolpipe.MCPCall"
 	// BashBackgroundActivityName runs a Bash command started with run_in_background:
 	// a session's background task (workflows/session_background.go).
-	BashBackgroundActivityName = "BashBackground"
+	BashBackgroundActivityName = "toolpipe.BashBackground"
 	// RefusedCallActivityName is an activity that records, in the turn's
 	// history and the Web UI's timeline, a call that never became a tool activity
 	// (an unknown tool, an input that failed validation): it does nothing and fails
 	// with the call's error, under the call's summary.
-	RefusedCallActivityName = "RefusedCall"
+	RefusedCallActivityName = "toolpipe.RefusedCall"
 )
 
 // Error types of tool activity failures (not tool errors, which are results).

@@ -11,10 +11,10 @@ const (
 	// queue, and the worker that takes it answers with its own host when it has room
 	// (max-sessions), else fails with ErrHostFull so that another worker's poll
 	// takes the retry.
-	PlaceSessionActivityName = "PlaceSession"
+	PlaceSessionActivityName = "toolpipe.PlaceSession"
 	// ReleaseSessionActivityName gives a session's room back to its host when the
 	// session ends; it runs on the host's queue.
-	ReleaseSessionActivityName = "ReleaseSession"
+	ReleaseSessionActivityName = "toolpipe.ReleaseSession"
 	// ErrHostFull: the worker that took PlaceSession has max-sessions sessions.
 	ErrHostFull = "HostFull"
 )

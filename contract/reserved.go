@@ -1,9 +1,6 @@
 package contract
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // reservedPrefix starts the activity types the Temporal SDK keeps for itself.
 const reservedPrefix = "__temporal"
@@ -21,5 +18,12 @@ var activityNames = []string{
 // activity is registered under the tool's name, and the SDK panics on a second
 // registration of toolpipe's own activity types and on its reserved prefix.
 func ReservedName(name string) bool {
-	return slices.Contains(activityNames, name) || strings.HasPrefix(name, reservedPrefix)
+	// A tool's activity is ToolActivity(name): a tool named as one of these, with
+	// or without the prefix, would take its activity type (or its legacy name's).
+	for _, n := range activityNames {
+		if name == n || name == Unprefixed(n) || ToolActivity(name) == n {
+			return true
+		}
+	}
+	return strings.HasPrefix(name, reservedPrefix)
 }

@@ -1,11 +1,11 @@
 package contract
 
-// The workflow types clients start (the names on the worker are Registered's).
+// The workflow types clients start (Prefix, names.go).
 const (
 	// TurnWorkflowName is the workflow type of one assistant turn.
-	TurnWorkflowName = "Turn"
+	TurnWorkflowName = "toolpipe.Turn"
 	// SessionWorkflowName is the workflow type of an agent session (the query loop).
-	SessionWorkflowName = "Session"
+	SessionWorkflowName = "toolpipe.Session"
 )
 
 // A Turn's updates, signals and queries.

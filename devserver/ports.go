@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+
+	"go.temporal.io/server/common/primitives"
 )
 
 // host is the only interface anything here binds to: the server has no
@@ -62,6 +64,40 @@ func checkPortsFree(ports ...int) error {
 		listeners = append(listeners, l)
 	}
 	return nil
+}
+
+// choosePorts picks the services' ports: the frontend's from cfg (0: a free one,
+// written back) and free ones for the others. A port someone gave that is taken
+// is an error; a chosen one taken between its choice and its check (another
+// process starting at the same moment) is chosen again, a few times.
+func choosePorts(cfg *Config) (map[primitives.ServiceName]int, error) {
+	if cfg.FrontendPort != 0 {
+		if err := checkPortsFree(cfg.FrontendPort); err != nil {
+			return nil, err
+		}
+	}
+	var err error
+	for range 5 {
+		var ports []int
+		if ports, err = freePorts(4); err != nil {
+			return nil, err
+		}
+		frontend := cfg.FrontendPort
+		if frontend == 0 {
+			frontend = ports[0]
+		}
+		if err = checkPortsFree(frontend, ports[1], ports[2], ports[3]); err != nil {
+			continue
+		}
+		cfg.FrontendPort = frontend
+		return map[primitives.ServiceName]int{
+			primitives.FrontendService: frontend,
+			primitives.HistoryService:  ports[1],
+			primitives.MatchingService: ports[2],
+			primitives.WorkerService:   ports[3],
+		}, nil
+	}
+	return nil, err
 }
 
 func hostPort(port int) string {

@@ -113,22 +113,6 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		cfg.UIPort = uiLn.Addr().(*net.TCPAddr).Port
 	}
 
-	// History, matching and worker need ports too, all on loopback.
-	ports, err := freePorts(4)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.FrontendPort == 0 {
-		cfg.FrontendPort = ports[0]
-	}
-	s.frontendAddr = hostPort(cfg.FrontendPort)
-	services := map[primitives.ServiceName]int{
-		primitives.FrontendService: cfg.FrontendPort,
-		primitives.HistoryService:  ports[1],
-		primitives.MatchingService: ports[2],
-		primitives.WorkerService:   ports[3],
-	}
-
 	sqlCfg := sqlConfig(filepath.Join(cfg.StateDir, dbFileName), cfg.SQLiteSynchronous)
 	for k, v := range cfg.SQLitePragmas {
 		sqlCfg.ConnectAttributes[k] = v
@@ -141,9 +125,14 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 
-	if err := checkPortsFree(cfg.FrontendPort, ports[1], ports[2], ports[3]); err != nil {
+	// History, matching and worker need ports too, all on loopback, chosen last:
+	// the schema's set-up can take seconds on a busy machine, long enough for
+	// another process to take a port chosen before it.
+	services, err := choosePorts(&cfg)
+	if err != nil {
 		return nil, err
 	}
+	s.frontendAddr = hostPort(cfg.FrontendPort)
 	if s.temporal, err = newTemporal(cfg, sqlCfg, services, &s.stopping); err != nil {
 		return nil, err
 	}

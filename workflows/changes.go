@@ -109,4 +109,10 @@ const (
 	// (fleet.go). Sessions from before it, and sessions that do not ask (the
 	// embedded default), record no marker and schedule no placement activity.
 	sessionPlacement = "session-placement"
+	// prefixedNames: the workflows schedule their activities and child workflows
+	// under prefixed names (contract.Prefix: "toolpipe.Read", "toolpipe.Turn"), so
+	// that a program's own can share the worker. Before it they scheduled "Read",
+	// "CallModel", "Turn"; a worker with LegacyNames registers those too. Asked at
+	// the workflow's start (names.go).
+	prefixedNames = "prefixed-names"
 )

@@ -42,7 +42,7 @@ func (s *session) place(ctx workflow.Context) error {
 		},
 	})
 	var p contract.Placement
-	if err := workflow.ExecuteActivity(actx, contract.PlaceSessionActivityName,
+	if err := workflow.ExecuteActivity(actx, s.names.of(contract.PlaceSessionActivityName),
 		contract.PlaceRequest{SessionID: s.in.SessionID}).Get(ctx, &p); err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func (s *session) release(ctx workflow.Context) {
 		Summary:                "Release session " + s.in.SessionID + " on host " + s.in.Placement.Host,
 		RetryPolicy:            &temporal.RetryPolicy{MaximumAttempts: 3},
 	})
-	_ = workflow.ExecuteActivity(actx, contract.ReleaseSessionActivityName,
+	_ = workflow.ExecuteActivity(actx, s.names.of(contract.ReleaseSessionActivityName),
 		contract.ReleaseRequest{SessionID: s.in.SessionID}).Get(ctx, nil)
 }
 

@@ -19,6 +19,8 @@ import (
 // stored conversation and the budget state, never past messages' texts, so that the
 // workflow's history and memory stay small however long the conversation.
 type session struct {
+	// names are the activity and workflow types the session schedules (names.go).
+	names typeNames
 	// tools are the worker's (Workflows): offered to the model, and what the
 	// budget exempts.
 	tools *tool.Registry
@@ -116,6 +118,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 		return SessionResult{}, temporal.NewApplicationErrorWithOptions(err.Error(), contract.ErrBadSessionInput,
 			temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
+	s.names = useTypeNames(ctx) // names.go
 	// Registering a handler lets updates that came with the first workflow task run
 	// (the SDK yields to them): a message sent then must find the carried state and
 	// the prompt in place, or restoring would drop it and the prompt would follow it.
@@ -153,7 +156,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 			if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
 				return SessionResult{}, err
 			}
-			return SessionResult{}, workflow.NewContinueAsNewError(ctx, contract.SessionWorkflowName, s.carryInput())
+			return SessionResult{}, workflow.NewContinueAsNewError(ctx, s.names.of(contract.SessionWorkflowName), s.carryInput())
 		}
 		if err := s.maybeCompact(ctx); err != nil {
 			if s.endPrompt(ctx, err) {
@@ -220,7 +223,7 @@ func (s *session) decide(reply conversation.ModelReply, tr TurnResult) {
 // and reconstructs its budget state; a fork starts from its parent's.
 func (s *session) open(ctx workflow.Context) error {
 	var reply conversation.OpenReply
-	err := workflow.ExecuteActivity(s.storeCtx(ctx, "Open session "+s.in.SessionID), contract.OpenSessionActivityName,
+	err := workflow.ExecuteActivity(s.storeCtx(ctx, "Open session "+s.in.SessionID), s.names.of(contract.OpenSessionActivityName),
 		conversation.OpenRequest{SessionID: s.in.SessionID, Inherited: s.in.Inherited}).Get(ctx, &reply)
 	if err != nil {
 		return err

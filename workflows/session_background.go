@@ -101,7 +101,7 @@ func (s *session) startShell(ctx workflow.Context, ask BackgroundAsk) Background
 		// reported lost, not started again.
 		RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 1},
 	})
-	fut := workflow.ExecuteActivity(actx, contract.BashBackgroundActivityName, contract.BackgroundRequest{
+	fut := workflow.ExecuteActivity(actx, s.names.of(contract.BashBackgroundActivityName), contract.BackgroundRequest{
 		Call: ask.Call, TaskID: id, OutputFile: t.OutputFile,
 	})
 	s.bg.byID[id] = t

@@ -46,7 +46,7 @@ func (s *session) appendPending(ctx workflow.Context) error {
 	head.Next += len(msgs)
 	req.Head = head
 	summary := fmt.Sprintf("Append %d message(s), %d replaced result(s)", len(msgs), len(records))
-	if err := workflow.ExecuteActivity(s.storeCtx(ctx, summary), contract.AppendActivityName, req).Get(ctx, nil); err != nil {
+	if err := workflow.ExecuteActivity(s.storeCtx(ctx, summary), s.names.of(contract.AppendActivityName), req).Get(ctx, nil); err != nil {
 		return err
 	}
 	s.head = head

@@ -117,7 +117,7 @@ func (s *session) compact(ctx workflow.Context, trigger, instructions string) er
 	}
 	s.fitSummary(&req) // session_window.go
 	var rep contract.CompactReply
-	err := workflow.ExecuteActivity(actx, contract.CompactActivityName, req).Get(ctx, &rep)
+	err := workflow.ExecuteActivity(actx, s.names.of(contract.CompactActivityName), req).Get(ctx, &rep)
 	s.phase = PhaseIdle
 	if err != nil {
 		return modelFailure{err}

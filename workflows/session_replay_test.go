@@ -22,7 +22,8 @@ import (
 // OpenTurn update, numbered turn-1, and no turn for the final text-only reply.
 var sessionHistories = []string{"testdata/session_history.json", "testdata/session_history_tasks.json",
 	"testdata/session_history_cancelled.json", // ended-status: a cancelled session with search attributes
-	"testdata/session_history_turn_on_tool_use.json"}
+	"testdata/session_history_turn_on_tool_use.json",
+	"testdata/session_history_prefixed.json"} // prefixed-names: "toolpipe.CallModel", a "toolpipe.Turn" child
 
 // sessionRecorders record the newest history when it is not recordSessionHistory's.
 var sessionRecorders = map[string]func(t *testing.T, path string){

@@ -52,7 +52,7 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 		mreq.OpenTurn, mreq.Turn = true, s.slot.no
 	}
 	s.ctxBytes = prefix.Bytes()
-	err := workflow.ExecuteActivity(s.modelCtx(ctx), contract.ModelActivityName, mreq).Get(ctx, &reply)
+	err := workflow.ExecuteActivity(s.modelCtx(ctx), s.names.of(contract.ModelActivityName), mreq).Get(ctx, &reply)
 	if err != nil {
 		cancelTurn()
 		if s.turn != nil {

@@ -79,7 +79,7 @@ func (s *session) startTask(ctx workflow.Context, tu conversation.ToolUse, prefi
 		WorkflowID:    fmt.Sprintf("%s/task-%s", workflow.GetInfo(ctx).WorkflowExecution.ID, tu.ID),
 		StaticSummary: "Sub-agent: " + in.Description,
 	})
-	run := workflow.ExecuteChildWorkflow(cctx, contract.SessionWorkflowName, child)
+	run := workflow.ExecuteChildWorkflow(cctx, s.names.of(contract.SessionWorkflowName), child)
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		var res SessionResult
 		if err := run.Get(ctx, &res); err != nil {

@@ -16,6 +16,8 @@ import (
 // turn is the state of one running Turn workflow. Every field is rebuilt on replay
 // from the same events, which is what makes the executor durable.
 type turn struct {
+	// names are the activity types the turn schedules (names.go).
+	names typeNames
 	// tools are the worker's (Workflows); lookup adds the turn's MCP tools and
 	// what it recorded of tools that are not original (turn_mcp.go).
 	tools   *tool.Registry
@@ -102,6 +104,7 @@ func (t *turn) run(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 		!(in.MCP && len(in.MCPTools) == 0)
 	t.rejectAlone = workflow.GetVersion(ctx, rejectedInputAlone, workflow.DefaultVersion, 1) >= 1
 	t.useRepair(ctx)
+	t.names = useTypeNames(ctx) // names.go
 	t.showFailures = workflow.GetVersion(ctx, failuresShown, workflow.DefaultVersion, 1) >= 1
 	if err := t.register(ctx); err != nil {
 		return TurnResult{}, err

@@ -116,7 +116,7 @@ func (t *turn) execute(ctx workflow.Context, def *tool.Definition, b tool.Block,
 	// The activity need not look up again what the turn knew of its tool.
 	call.Declared = &tool.Declared{Safe: retryable, MaxResultSizeChars: def.MaxResultSizeChars()}
 	ctx = workflow.WithActivityOptions(ctx, t.activityOptions(def, b, retryable))
-	return workflow.ExecuteActivity(ctx, activityType(b.Name), call)
+	return workflow.ExecuteActivity(ctx, t.names.tool(b.Name), call)
 }
 
 // callOutcome turns a tool activity's outcome into the tool's result, or reports

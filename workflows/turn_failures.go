@@ -63,7 +63,7 @@ func (t *turn) recordRefused(b tool.Block, r tool.Result, what string) {
 		Summary:             t.summary(b) + " (" + what + ")",
 	})
 	t.records++
-	fut := workflow.ExecuteActivity(ctx, contract.RefusedCallActivityName,
+	fut := workflow.ExecuteActivity(ctx, t.names.of(contract.RefusedCallActivityName),
 		contract.RefusedCallRequest{ToolUseID: b.ID, Error: errorFirstLine(r)})
 	workflow.Go(ctx, func(gctx workflow.Context) {
 		_ = fut.Get(gctx, nil) // it fails by design: the failure is the record

@@ -92,7 +92,7 @@ func (t *turn) hookInput(ctx workflow.Context, e hooks.Event) hooks.Input {
 // runHooks runs cmds with the input in and combines their outcomes.
 func (t *turn) runHooks(ctx workflow.Context, e hooks.Event, id string, cmds []hooks.Command, in hooks.Input) (hooks.Result, error) {
 	return runHookCommands(ctx, hookEnv{settings: t.in.Settings, workdir: t.in.Workdir, sessionID: t.in.SessionID,
-		heartbeat: t.opts.HeartbeatTimeout, queue: t.in.ToolQueue}, e, id, cmds, in)
+		heartbeat: t.opts.HeartbeatTimeout, queue: t.in.ToolQueue, names: t.names}, e, id, cmds, in)
 }
 
 // hookEnv is where hooks run: the turn's or the session's settings and directory.
@@ -104,6 +104,8 @@ type hookEnv struct {
 	// queue is the host's task queue the command hooks run on (fleet.go); empty
 	// is the workflow's own.
 	queue string
+	// names are the activity types the workflow schedules (names.go).
+	names typeNames
 }
 
 // runHookCommands runs cmds at once, one activity each, with the input in, and
@@ -124,13 +126,13 @@ func runHookCommands(ctx workflow.Context, env hookEnv, e hooks.Event, id string
 	for i, c := range cmds {
 		actx := workflow.WithActivityOptions(onHost(ctx, env.queue), hookOptions(e, c, env.heartbeat))
 		if c.IsPrompt() {
-			futs[i] = workflow.ExecuteActivity(onShared(actx), contract.PromptHookActivityName, hooks.PromptInvocation{
+			futs[i] = workflow.ExecuteActivity(onShared(actx), env.names.of(contract.PromptHookActivityName), hooks.PromptInvocation{
 				Event: e, ToolUseID: id, Message: hooks.PromptMessage(e, c.Prompt, stdin), Model: c.Model,
 				TimeoutSeconds: c.Timeout, SessionID: env.sessionID,
 			})
 			continue
 		}
-		futs[i] = workflow.ExecuteActivity(actx, contract.HookActivityName, hooks.Invocation{
+		futs[i] = workflow.ExecuteActivity(actx, env.names.of(contract.HookActivityName), hooks.Invocation{
 			Event: e, ToolUseID: id, Command: c.Command, TimeoutSeconds: c.Timeout,
 			Cwd: env.workdir, ProjectDir: project, Stdin: stdin, SessionID: env.sessionID,
 		})

@@ -35,7 +35,7 @@ func (t *turn) useMCPSpecs(specs []tool.MCPSpec) {
 // Only turns whose input asks for it run it, so histories of turns without MCP
 // replay unchanged. A failed listing leaves the turn with the built-in tools.
 func (t *turn) listMCP(ctx workflow.Context) {
-	res, err := listMCPTools(ctx, t.in.Workdir, t.opts.HeartbeatTimeout)
+	res, err := listMCPTools(ctx, t.names, t.in.Workdir, t.opts.HeartbeatTimeout)
 	if err != nil {
 		t.notice("", "MCP tools are unavailable in this turn: "+failureMessage(err))
 		return
@@ -48,7 +48,7 @@ func (t *turn) listMCP(ctx workflow.Context) {
 
 // listMCPTools runs the ListMCPTools activity for a turn or a session: read-only, so
 // retried a few times, except when the .mcp.json itself is wrong.
-func listMCPTools(ctx workflow.Context, workdir string, heartbeat time.Duration) (contract.ListMCPToolsResult, error) {
+func listMCPTools(ctx workflow.Context, names typeNames, workdir string, heartbeat time.Duration) (contract.ListMCPToolsResult, error) {
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: mcpListTimeout,
 		HeartbeatTimeout:    heartbeat,
@@ -59,7 +59,7 @@ func listMCPTools(ctx workflow.Context, workdir string, heartbeat time.Duration)
 		},
 	})
 	var res contract.ListMCPToolsResult
-	err := workflow.ExecuteActivity(actx, contract.ListMCPToolsActivityName,
+	err := workflow.ExecuteActivity(actx, names.of(contract.ListMCPToolsActivityName),
 		contract.ListMCPToolsRequest{Workdir: workdir}).Get(ctx, &res)
 	return res, err
 }
@@ -89,12 +89,3 @@ type turnTools struct{ t *turn }
 func (v turnTools) Lookup(name string) (*tool.Definition, bool) { return v.t.lookup(name) }
 
 func (v turnTools) UnknownToolMessage(name string) string { return v.t.tools.UnknownToolMessage(name) }
-
-// activityType is the activity a tool call runs as: a built-in tool's own name, one
-// MCPCall for every MCP tool (its input names the tool).
-func activityType(name string) string {
-	if tool.IsMCPName(name) {
-		return contract.MCPCallActivityName
-	}
-	return name
-}

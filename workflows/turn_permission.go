@@ -211,7 +211,7 @@ func (t *turn) request(ctx workflow.Context, b tool.Block) (permissions.Request,
 	})
 	var res contract.ResolveResult
 	waitCtx, _ := workflow.NewDisconnectedContext(ctx)
-	fut := workflow.ExecuteActivity(actx, contract.ResolvePathsActivityName, contract.ResolveRequest{ToolUseID: b.ID, Paths: paths, Globs: globs})
+	fut := workflow.ExecuteActivity(actx, t.names.of(contract.ResolvePathsActivityName), contract.ResolveRequest{ToolUseID: b.ID, Paths: paths, Globs: globs})
 	if err := fut.Get(waitCtx, &res); err != nil {
 		if temporal.IsCanceledError(err) {
 			return req, err

@@ -58,20 +58,20 @@ func (t *turn) transcribeResult(ctx workflow.Context, r tool.Result, response js
 // cannot be written does not fail the call: hooks are told its path all the same
 // and the turn notes the problem for the user.
 func (t *turn) appendTranscript(ctx workflow.Context, entries ...hooks.Entry) {
-	if err := appendTranscript(ctx, t.in.Settings.TranscriptPath, entries); err != nil && !temporal.IsCanceledError(err) {
+	if err := appendTranscript(ctx, t.names, t.in.Settings.TranscriptPath, entries); err != nil && !temporal.IsCanceledError(err) {
 		t.notice("", "the transcript could not be written: "+failureMessage(err))
 	}
 }
 
 // appendTranscript appends entries to the transcript at path. It is quick and
 // idempotent (entries are skipped by uuid), so it is retried a few times.
-func appendTranscript(ctx workflow.Context, path string, entries []hooks.Entry) error {
+func appendTranscript(ctx workflow.Context, names typeNames, path string, entries []hooks.Entry) error {
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: time.Minute,
 		Summary:             "Transcript",
 		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumAttempts: 5},
 	})
 	waitCtx, _ := workflow.NewDisconnectedContext(ctx)
-	return workflow.ExecuteActivity(actx, contract.TranscriptActivityName,
+	return workflow.ExecuteActivity(actx, names.of(contract.TranscriptActivityName),
 		hooks.TranscriptAppend{Path: path, Entries: entries}).Get(waitCtx, nil)
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/toolpipe/toolpipe/contract"
 
-	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/tool"
@@ -30,10 +29,36 @@ func New(tools *tool.Registry) (*Workflows, error) {
 }
 
 // Register registers the Turn and the Session on a worker under their workflow
-// types.
-func (w *Workflows) Register(r sdkworker.WorkflowRegistry) {
-	r.RegisterWorkflowWithOptions(w.Turn, workflow.RegisterOptions{Name: contract.TurnWorkflowName})
-	r.RegisterWorkflowWithOptions(w.Session, workflow.RegisterOptions{Name: contract.SessionWorkflowName})
+// types (contract.Prefix); legacy registers them under the names an older
+// toolpipe started them with too ("Turn", "Session"), for the ones still running.
+//
+// They are registered as function literals, not as the methods: the SDK looks a
+// workflow type up among the Go names of the functions registered under another
+// name first, so a method named Session registered as "toolpipe.Session" would
+// take the program's own "Session" workflow's tasks (an SDK v1.50 behaviour;
+// TestProgramsOwnNamesShareTheWorker).
+func (w *Workflows) Register(r Registrar, legacy bool) {
+	turn := func(ctx workflow.Context, in TurnInput) (TurnResult, error) { return w.Turn(ctx, in) }
+	session := func(ctx workflow.Context, in SessionInput) (SessionResult, error) { return w.Session(ctx, in) }
+	for _, name := range names(contract.TurnWorkflowName, legacy) {
+		r.RegisterWorkflowWithOptions(turn, workflow.RegisterOptions{Name: name, DisableAlreadyRegisteredCheck: legacy})
+	}
+	for _, name := range names(contract.SessionWorkflowName, legacy) {
+		r.RegisterWorkflowWithOptions(session, workflow.RegisterOptions{Name: name, DisableAlreadyRegisteredCheck: legacy})
+	}
+}
+
+// Registrar is what Register needs of a worker or a replayer.
+type Registrar interface {
+	RegisterWorkflowWithOptions(w any, options workflow.RegisterOptions)
+}
+
+// names are the names a type is registered under.
+func names(name string, legacy bool) []string {
+	if legacy {
+		return []string{name, contract.Unprefixed(name)}
+	}
+	return []string{name}
 }
 
 // Tools is the registry the workflows schedule with.

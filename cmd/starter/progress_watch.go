@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolpipe/toolpipe"
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -210,7 +211,8 @@ func (w *watcher) draw() {
 func pendingTools(d *workflowservice.DescribeWorkflowExecutionResponse) []pendingTool {
 	var out []pendingTool
 	for _, pa := range d.GetPendingActivities() {
-		pt := pendingTool{Type: pa.GetActivityType().GetName(), Attempt: pa.GetAttempt()}
+		// An older turn's tool activities have no prefix: both read as the tool's name.
+		pt := pendingTool{Type: contract.Unprefixed(pa.GetActivityType().GetName()), Attempt: pa.GetAttempt()}
 		if ts := pa.GetLastStartedTime(); ts != nil && ts.IsValid() {
 			pt.Started = ts.AsTime()
 		}

@@ -114,7 +114,7 @@ func (d *durable) serve(queue string, lock *plugin.QueueLock, swept bool) error 
 	}
 	done := make(chan struct{})
 	var once sync.Once
-	w, err := plugin.Start(plugin.Config{Client: d.conn.Client, TaskQueue: queue, StateDir: d.cfg.StateDir, Logger: d.log,
+	w, err := plugin.Start(plugin.Config{LegacyNames: true, Client: d.conn.Client, TaskQueue: queue, StateDir: d.cfg.StateDir, Logger: d.log,
 		WebFetchAllowPrivate: d.cfg.WebFetchAllowPrivate, WebFetchTimeout: d.cfg.WebFetchTimeout, Overrides: d.cfg.Overrides(d.log),
 		MCPEnvAllow: d.cfg.MCPEnvAllow, ShutdownGrace: shutdownGrace, MCP: sharedMCP{d.mcp},
 		Swept: func(int) { once.Do(func() { close(done) }) }})

@@ -67,7 +67,14 @@ func (p *placer) Sessions() int {
 	return len(p.sessions)
 }
 
-func (p *placer) register(r sdkworker.ActivityRegistry) {
-	r.RegisterActivityWithOptions(p.Place, activity.RegisterOptions{Name: contract.PlaceSessionActivityName})
-	r.RegisterActivityWithOptions(p.Release, activity.RegisterOptions{Name: contract.ReleaseSessionActivityName})
+func (p *placer) register(r sdkworker.ActivityRegistry, legacy bool) {
+	for _, a := range []struct {
+		fn   any
+		name string
+	}{{p.Place, contract.PlaceSessionActivityName}, {p.Release, contract.ReleaseSessionActivityName}} {
+		r.RegisterActivityWithOptions(a.fn, activity.RegisterOptions{Name: a.name})
+		if legacy {
+			r.RegisterActivityWithOptions(a.fn, activity.RegisterOptions{Name: contract.Unprefixed(a.name)})
+		}
+	}
 }

@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/toolpipe/toolpipe/contract"
-
 	"github.com/nexus-rpc/sdk-go/nexus"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
@@ -82,6 +80,11 @@ type Config struct {
 	// Agent, when set, configures the model calls of sessions (Model, when set,
 	// replaces its endpoint); nil reads the environment.
 	Agent *activities.AgentConfig
+	// LegacyNames registers the workflows and activities under the names an older
+	// toolpipe used too (contract.Prefix), for the turns and sessions it started
+	// that still run: toolpipe's own binaries set it; a program's worker, whose own
+	// "Read" or "Session" would collide, need not.
+	LegacyNames bool
 	// Tools are the program's own tools (the Go API's toolpipe.Tool), beside the
 	// built-in ones: the worker's registry, which its workflows schedule and its
 	// model calls offer; other workers may have others.
@@ -131,7 +134,7 @@ func NewPlugin(cfg Config) (*Plugin, error) {
 	if cfg.StateDir == "" || !filepath.IsAbs(cfg.StateDir) {
 		return nil, fmt.Errorf("worker: Config.StateDir %q must be an absolute directory", cfg.StateDir)
 	}
-	acts, err := activities.New(activities.Config{StateDir: cfg.StateDir, Blob: cfg.Blob, Logger: cfg.Logger, Overrides: cfg.Overrides, MCPEnvAllow: cfg.MCPEnvAllow, MCP: cfg.MCP, Tools: cfg.Tools,
+	acts, err := activities.New(activities.Config{StateDir: cfg.StateDir, Blob: cfg.Blob, Logger: cfg.Logger, Overrides: cfg.Overrides, MCPEnvAllow: cfg.MCPEnvAllow, MCP: cfg.MCP, Tools: cfg.Tools, LegacyNames: cfg.LegacyNames,
 		WebFetch: activities.WebFetchConfig{AllowPrivate: cfg.WebFetchAllowPrivate, Timeout: cfg.WebFetchTimeout, Model: webFetchModel(cfg.Model)}})
 	if err != nil {
 		return nil, fmt.Errorf("worker: %w", err)
@@ -187,7 +190,7 @@ func (p *Plugin) StartWorker(ctx context.Context, o sdkworker.PluginStartWorkerO
 	var placer *placer
 	if p.cfg.Host != "" && !p.cfg.WorkflowsOnly {
 		placer = newPlacer(queue, p.cfg.Host, p.cfg.MaxSessions) // placement.go
-		placer.register(r)
+		placer.register(r, p.cfg.LegacyNames)
 	}
 	if !p.cfg.WorkflowsOnly {
 		live, err := openLiveness(p.cfg.StateDir, queue, p.cfg.Client, p.log)
@@ -231,7 +234,7 @@ func (p *Plugin) startHost(placer *placer) error {
 	opts.Interceptors = []interceptor.WorkerInterceptor{&pluginLiveness{p: p}}
 	host := sdkworker.New(p.cfg.Client, placer.queue, opts)
 	p.acts.Register(host)
-	placer.register(host)
+	placer.register(host, p.cfg.LegacyNames)
 	if err := host.Start(); err != nil {
 		return fmt.Errorf("worker: start the host queue %s: %w", placer.queue, err)
 	}
@@ -322,9 +325,7 @@ func (p *Plugin) ReplayWorkflow(ctx context.Context, o sdkworker.PluginReplayWor
 	if err != nil {
 		return err
 	}
-	r := o.WorkflowReplayRegistry
-	r.RegisterWorkflowWithOptions(w.Turn, workflow.RegisterOptions{Name: contract.TurnWorkflowName, DisableAlreadyRegisteredCheck: true})
-	r.RegisterWorkflowWithOptions(w.Session, workflow.RegisterOptions{Name: contract.SessionWorkflowName, DisableAlreadyRegisteredCheck: true})
+	w.Register(o.WorkflowReplayRegistry, true) // histories of either name replay
 	return next(ctx, o)
 }
 

@@ -25,8 +25,9 @@ func Register(r sdkworker.Registry, acts *activities.Activities) {
 // RegisterWithAgent is Register with the agent's model settings given; a nil Intake
 // hands tool_use blocks to turns through the worker's own client.
 func RegisterWithAgent(r sdkworker.Registry, acts *activities.Activities, cfg activities.AgentConfig) {
-	RegisterWorkflows(r, acts.Registry())
+	registerWorkflows(r, acts.Registry(), acts.LegacyNames())
 	acts.Register(r)
+	cfg.LegacyNames = cfg.LegacyNames || acts.LegacyNames()
 	if cfg.Intake == nil {
 		cfg.Intake = turnIntake{tools: acts.Registry()}
 	}
@@ -50,13 +51,18 @@ func RegisterWithAgent(r sdkworker.Registry, acts *activities.Activities, cfg ac
 
 // RegisterWorkflows registers toolpipe's workflows only, the Turn and the Session,
 // over the worker's tools (its activities' Registry; activities.Builtins for a
-// worker that runs no tool activities).
+// worker that runs no tool activities), under their names and an older
+// toolpipe's: for a replayer, or a worker of nothing but toolpipe.
 func RegisterWorkflows(r sdkworker.WorkflowRegistry, tools *tool.Registry) {
+	registerWorkflows(r, tools, true)
+}
+
+func registerWorkflows(r sdkworker.WorkflowRegistry, tools *tool.Registry, legacy bool) {
 	w, err := workflows.New(tools)
 	if err != nil {
 		panic(fmt.Sprintf("worker: %v", err)) // a registry with no tool: a programming error
 	}
-	w.Register(r)
+	w.Register(r, legacy)
 }
 
 // Options are the worker options toolpipe needs.

@@ -128,7 +128,7 @@ func TestTurnSpanTree(t *testing.T) {
 	if len(hookSpans) != 1 {
 		t.Fatalf("%d hook spans, want 1", len(hookSpans))
 	}
-	if c := chain(hookSpans[0]); c != "execute_hook PreToolUse < RunActivity:RunHook < StartActivity:RunHook < RunWorkflow:Turn < StartWorkflow:Turn" {
+	if c := chain(hookSpans[0]); c != "execute_hook PreToolUse < RunActivity:toolpipe.RunHook < StartActivity:toolpipe.RunHook < RunWorkflow:toolpipe.Turn < StartWorkflow:toolpipe.Turn" {
 		t.Errorf("hook span chain: %s", c)
 	}
 	if attr(hookSpans[0], contract.AttrToolCallID) != "r1" || attr(hookSpans[0], contract.AttrHookExitCode) != "0" || attr(hookSpans[0], contract.AttrHookDurationMs) == "" {
@@ -138,11 +138,11 @@ func TestTurnSpanTree(t *testing.T) {
 		t.Fatalf("tool spans for %v; want b1, r1, b2 and u1", keys(tools))
 	}
 	// An unknown tool runs no activity: the workflow records its span, failed.
-	if c := chain(tools["u1"]); c != "execute_tool Nope < RunWorkflow:Turn < StartWorkflow:Turn" || tools["u1"].Status.Code != codes.Error {
+	if c := chain(tools["u1"]); c != "execute_tool Nope < RunWorkflow:toolpipe.Turn < StartWorkflow:toolpipe.Turn" || tools["u1"].Status.Code != codes.Error {
 		t.Errorf("u1: span chain %s, status %+v", c, tools["u1"].Status)
 	}
 	for id, name := range map[string]string{"b1": "Bash", "r1": "Read", "b2": "Bash"} {
-		want := "execute_tool " + name + " < RunActivity:" + name + " < StartActivity:" + name + " < RunWorkflow:Turn < StartWorkflow:Turn"
+		want := "execute_tool " + name + " < RunActivity:toolpipe." + name + " < StartActivity:toolpipe." + name + " < RunWorkflow:toolpipe.Turn < StartWorkflow:toolpipe.Turn"
 		if c := chain(tools[id]); c != want {
 			t.Errorf("%s: span chain\n %s\nwant\n %s", id, c, want)
 		}
@@ -227,7 +227,7 @@ func TestTelemetryFromEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), `"Name":"execute_tool Bash"`) || !strings.Contains(string(b), `"Name":"RunWorkflow:Turn"`) {
+	if !strings.Contains(string(b), `"Name":"execute_tool Bash"`) || !strings.Contains(string(b), `"Name":"RunWorkflow:toolpipe.Turn"`) {
 		t.Errorf("trace file lacks the tool or workflow span:\n%.2000s", b)
 	}
 

@@ -67,7 +67,7 @@ func TestTurnIsOneTrace(t *testing.T) {
 		}
 		names[s.Name] = s
 	}
-	for _, n := range []string{"starter run", "StartWorkflow:Turn", "RunWorkflow:Turn", "UpdateWorkflow:AddBlocks", "HandleUpdate:AddBlocks",
+	for _, n := range []string{"starter run", "StartWorkflow:toolpipe.Turn", "RunWorkflow:toolpipe.Turn", "UpdateWorkflow:AddBlocks", "HandleUpdate:AddBlocks",
 		"UpdateWorkflow:CloseIntake", "UpdateWorkflow:Collect", "HandleUpdate:Collect", "execute_tool Bash", "execute_tool Nope", "execute_tool Read"} {
 		if _, ok := names[n]; !ok {
 			t.Errorf("no %q span; spans: %v", n, keys(names))
@@ -78,7 +78,7 @@ func TestTurnIsOneTrace(t *testing.T) {
 		if s.Status.Code != codes.Error || attr(s, contract.AttrErrorType) != errType || attr(s, contract.AttrToolCallID) == "" {
 			t.Errorf("%s: status %+v, attributes %v", name, s.Status, s.Attributes)
 		}
-		if p, ok := names["RunWorkflow:Turn"]; !ok || s.Parent.SpanID() != p.SpanContext.SpanID() {
+		if p, ok := names["RunWorkflow:toolpipe.Turn"]; !ok || s.Parent.SpanID() != p.SpanContext.SpanID() {
 			t.Errorf("%s is not a child of the turn's RunWorkflow span", name)
 		}
 	}

@@ -90,7 +90,7 @@ async function main(): Promise<void> {
 
   let handle;
   try {
-    handle = await client.workflow.start('Turn', {
+    handle = await client.workflow.start('toolpipe.Turn', {
       taskQueue: values['task-queue']!,
       workflowId,
       args: [input],
