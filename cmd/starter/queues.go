@@ -172,7 +172,7 @@ func (e *env) answerQueries(ctx context.Context, id string) {
 // worker set-up), on this process's state directory and log.
 func (e *env) startWorker(queue string, cfg plugin.Config) (sdkworker.Worker, error) {
 	cfg.Client, cfg.TaskQueue, cfg.StateDir, cfg.Logger, cfg.Blob = e.conn.Client, queue, e.cfg.StateDir, e.log, e.conn.Blob
-	cfg.LegacyNames = true // turns and sessions an older starter started
+	cfg.LegacyNames = true   // turns and sessions an older starter started
 	return plugin.Start(cfg) // the plugin on a worker of its own
 }
 
