@@ -97,4 +97,9 @@ const (
 	// turn-2, …) instead of by message (session_turn.go). Sessions from before it
 	// started every Turn before the model call and named it after the message.
 	turnOnToolUse = "turn-on-tool-use"
+	// scheduledWakeups: ScheduleWakeup arms a wake-up that the session sleeps on
+	// (a timer) once the model has ended its turn, then wakes with its prompt
+	// (session_schedulewakeup.go). Asked when a call arms or stops one; sessions
+	// from before it never slept (their turns recorded the tool unknown).
+	scheduledWakeups = "scheduled-wakeups"
 )

@@ -91,6 +91,10 @@ type session struct {
 	checkedUser int
 	// bg are the background shells (session_background.go).
 	bg backgroundTasks
+	// wakeup is the pending ScheduleWakeup, noopStreak the quiet rounds in a row
+	// (session_schedulewakeup.go).
+	wakeup     *Wakeup
+	noopStreak int
 }
 
 // Session is an agent's query loop: call the model, run the turn its tool calls
@@ -167,7 +171,10 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 			return SessionResult{}, err
 		}
 		s.decide(reply, tr)
-		s.stopHooks(ctx)                               // session_hooks.go
+		s.stopHooks(ctx)                                // session_hooks.go
+		if err := s.sleepUntilWakeup(ctx); err != nil { // session_schedulewakeup.go
+			return SessionResult{}, err
+		}
 		if err := s.awaitBackground(ctx); err != nil { // session_background.go
 			return SessionResult{}, err
 		}
@@ -268,6 +275,7 @@ func (s *session) carryInput() SessionInput {
 		LastError: s.lastError, LastUsage: s.lastUsage, Cost: s.cost,
 		CtxBytes: s.ctxBytes, Compactions: s.compactions, PromptSeq: s.promptSeq,
 		EndedTasks: s.endedTasks(), // session_background.go
+		Wakeup:     s.wakeup, NoopStreak: s.noopStreak,
 	}
 	return in
 }
@@ -284,6 +292,7 @@ func (s *session) restore(c *SessionCarry) {
 	s.ctxBytes, s.compactions = c.CtxBytes, c.Compactions
 	s.promptSeq = c.PromptSeq
 	s.restoreTasks(c.EndedTasks) // session_background.go
+	s.wakeup, s.noopStreak = c.Wakeup, c.NoopStreak
 }
 
 // addUser queues a user message for the next model call.

@@ -204,6 +204,9 @@ type SessionCarry struct {
 	// recent carriedTasks): TaskStop and the state query still know them. A run
 	// continues as new only once none runs.
 	EndedTasks []EndedTask `json:"ended_tasks,omitempty"`
+	// Wakeup is the pending ScheduleWakeup, NoopStreak the quiet rounds before it.
+	Wakeup     *Wakeup `json:"wakeup,omitempty"`
+	NoopStreak int     `json:"noop_streak,omitempty"`
 }
 
 // EndedTask is a background task that has ended, as a continued session keeps it.
@@ -274,6 +277,9 @@ const (
 	// EventNotice: something the user should know that is not the conversation
 	// (an MCP server that could not be reached).
 	EventNotice = "notice"
+	// EventWakeup: the session sleeps until a ScheduleWakeup fires (Text says until
+	// when and why; Noop marks a quiet round).
+	EventWakeup = "wakeup"
 	// EventError: a model call failed for good and the prompt ended (Text is the
 	// API's message).
 	EventError = "error"
@@ -290,7 +296,9 @@ type SessionEvent struct {
 	Text      string `json:"text,omitempty"`
 	ToolUseID string `json:"tool_use_id,omitempty"`
 	IsError   bool   `json:"is_error,omitempty"`
-	Turn      int    `json:"turn"`
+	// Noop marks an EventWakeup of a round that found nothing to report.
+	Noop bool `json:"noop,omitempty"`
+	Turn int  `json:"turn"`
 	// TurnID is the Turn workflow running when the event happened, if any: a
 	// watcher follows its tools' progress.
 	TurnID string `json:"turn_id,omitempty"`
@@ -321,6 +329,9 @@ const (
 	PhaseBackground SessionPhase = "background"
 	// PhaseCompacting: the conversation is being summarised to fit the window.
 	PhaseCompacting SessionPhase = "compacting"
+	// PhaseSleeping: the model has ended its turn with a ScheduleWakeup pending;
+	// the session sleeps on a timer until it fires (SessionState.Wakeup says when).
+	PhaseSleeping SessionPhase = "sleeping"
 	// PhaseDone: the session has ended.
 	PhaseDone SessionPhase = "done"
 )
@@ -363,4 +374,6 @@ type SessionState struct {
 	// order they started; ended ones of earlier runs as far as continue-as-new
 	// carried them (session_background.go).
 	BackgroundTasks []hooks.BackgroundTask `json:"background_tasks,omitempty"`
+	// Wakeup is the pending ScheduleWakeup, if any (session_schedulewakeup.go).
+	Wakeup *Wakeup `json:"wakeup,omitempty"`
 }

@@ -64,6 +64,11 @@ func phaseWords(st SessionState) string {
 		return fmt.Sprintf("compacting the conversation (before model call %d)", st.Turns+1)
 	case PhaseBackground:
 		return "waiting for background tasks"
+	case PhaseSleeping:
+		if w := st.Wakeup; w != nil {
+			return fmt.Sprintf("sleeping until %s UTC (ScheduleWakeup)", w.At.UTC().Format("15:04:05"))
+		}
+		return "sleeping (ScheduleWakeup)"
 	}
 	return "between turns"
 }
@@ -101,6 +106,9 @@ func RenderSessionDetails(d SessionDetails) string {
 	for _, t := range st.BackgroundTasks {
 		fmt.Fprintf(&b, "| background task `%s` | %s · `%s` |\n", cell(t.ID), t.Status, cell(t.Command))
 	}
+	if w := st.Wakeup; w != nil {
+		fmt.Fprintf(&b, "| wake-up | %s UTC (%ds) · %s · prompt `%s` |\n", w.At.UTC().Format("2006-01-02 15:04:05"), w.Seconds, cell(w.Reason), cell(w.Prompt))
+	}
 	return b.String()
 }
 
@@ -117,8 +125,11 @@ func (s *session) publish(ctx workflow.Context) {
 	}
 	if s.in.SearchAttributes { // false in sessions recorded before: no new command
 		status := StatusRunning
-		if s.done {
+		switch {
+		case s.done:
 			status = StatusDone
+		case s.phase == PhaseSleeping:
+			status = StatusSleeping // only sessions that armed a wake-up (scheduledWakeups)
 		}
 		upsertSearchAttributes(ctx, s.in.SessionID, status)
 	}

@@ -108,7 +108,7 @@ func (s *session) stateQuery() (SessionState, error) {
 		Messages: s.head.Conversation.Len(), Bytes: s.head.Conversation.Bytes(), PendingUser: len(s.pendingUser),
 		Runs: s.runs, Usage: s.usage, StopReason: s.stopReason, LastError: s.lastError,
 		LastUsage: s.lastUsage, Cost: s.cost, Model: s.model.Model, ContextWindow: s.model.ContextWindow,
-		Compactions: s.compactions, BackgroundTasks: s.taskList(),
+		Compactions: s.compactions, BackgroundTasks: s.taskList(), Wakeup: s.wakeupState(),
 	}
 	if s.state != nil {
 		st.Seen, st.Replaced = len(s.state.SeenIDs), len(s.state.Replacements)

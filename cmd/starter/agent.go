@@ -355,6 +355,8 @@ func printEvent(out io.Writer, ev workflows.SessionEvent) {
 		fmt.Fprintf(out, "(session ended: %s)\n", ev.Text)
 	case workflows.EventNotice:
 		fmt.Fprintf(out, "  ! %s\n", ev.Text)
+	case workflows.EventWakeup:
+		fmt.Fprintf(out, "  zz %s\n", ev.Text)
 	case workflows.EventCompact:
 		fmt.Fprintf(out, "(%s)\n", ev.Text)
 	}
