@@ -102,4 +102,9 @@ const (
 	// (session_schedulewakeup.go). Asked when a call arms or stops one; sessions
 	// from before it never slept (their turns recorded the tool unknown).
 	scheduledWakeups = "scheduled-wakeups"
+	// askedQuestions: AskUserQuestion waits in the session for a person's Answer
+	// update (or the session's QuestionTimeout) and answers the model in Claude
+	// Code's words (session_askuserquestion.go). Asked when a call asks; sessions
+	// from before it never asked (their turns recorded the tool unknown).
+	askedQuestions = "asked-questions"
 )

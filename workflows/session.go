@@ -95,6 +95,9 @@ type session struct {
 	// (session_schedulewakeup.go).
 	wakeup     *Wakeup
 	noopStreak int
+	// questions are the AskUserQuestion calls waiting for a person
+	// (session_askuserquestion.go).
+	questions pendingQuestions
 }
 
 // Session is an agent's query loop: call the model, run the turn its tool calls

@@ -131,6 +131,9 @@ type SessionOptions struct {
 	// ContinueAsNewEvery continues as new after this many model calls in one run,
 	// besides whenever Temporal suggests it; zero means only then.
 	ContinueAsNewEvery int `json:"continue_as_new_every,omitempty"`
+	// QuestionTimeout bounds how long an AskUserQuestion call waits for a person;
+	// past it the model is told nobody answered. 0: it waits until answered.
+	QuestionTimeout time.Duration `json:"question_timeout,omitempty"`
 	// Turn tunes the tools.
 	Turn TurnOptions `json:"turn"`
 }
@@ -280,6 +283,9 @@ const (
 	// EventWakeup: the session sleeps until a ScheduleWakeup fires (Text says until
 	// when and why; Noop marks a quiet round).
 	EventWakeup = "wakeup"
+	// EventQuestion: an AskUserQuestion call waits for a person (Text lists the
+	// questions and says how to answer).
+	EventQuestion = "question"
 	// EventError: a model call failed for good and the prompt ended (Text is the
 	// API's message).
 	EventError = "error"
@@ -376,4 +382,7 @@ type SessionState struct {
 	BackgroundTasks []hooks.BackgroundTask `json:"background_tasks,omitempty"`
 	// Wakeup is the pending ScheduleWakeup, if any (session_schedulewakeup.go).
 	Wakeup *Wakeup `json:"wakeup,omitempty"`
+	// Questions are the AskUserQuestion calls waiting for a person, in the order
+	// asked (session_askuserquestion.go).
+	Questions []PendingQuestion `json:"questions,omitempty"`
 }

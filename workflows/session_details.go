@@ -50,6 +50,9 @@ type SessionDetails struct {
 
 // phaseWords says a session's phase for people.
 func phaseWords(st SessionState) string {
+	if len(st.Questions) > 0 { // the turn waits for them
+		return fmt.Sprintf("waiting for a person to answer (AskUserQuestion, turn %d)", st.TurnNumber)
+	}
 	switch st.Phase {
 	case PhaseModel:
 		if st.TurnNumber > 0 { // its turn has started: tools run while it streams
@@ -106,6 +109,11 @@ func RenderSessionDetails(d SessionDetails) string {
 	for _, t := range st.BackgroundTasks {
 		fmt.Fprintf(&b, "| background task `%s` | %s · `%s` |\n", cell(t.ID), t.Status, cell(t.Command))
 	}
+	for _, q := range st.Questions {
+		for i, qq := range q.Questions {
+			fmt.Fprintf(&b, "| question `%s` %d | **%s** %s — answer: `starter agent answer %s ANSWER…` |\n", cell(q.ToolUseID), i+1, cell(qq.Header), cell(qq.Question), cell(st.SessionID))
+		}
+	}
 	if w := st.Wakeup; w != nil {
 		fmt.Fprintf(&b, "| wake-up | %s UTC (%ds) · %s · prompt `%s` |\n", w.At.UTC().Format("2006-01-02 15:04:05"), w.Seconds, cell(w.Reason), cell(w.Prompt))
 	}
@@ -128,6 +136,8 @@ func (s *session) publish(ctx workflow.Context) {
 		switch {
 		case s.done:
 			status = StatusDone
+		case len(s.questions) > 0:
+			status = StatusAwaitingAnswer // only sessions that asked (askedQuestions)
 		case s.phase == PhaseSleeping:
 			status = StatusSleeping // only sessions that armed a wake-up (scheduledWakeups)
 		}

@@ -74,6 +74,9 @@ func (s *session) register(ctx workflow.Context) error {
 		}); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
+	if err := s.registerAnswer(ctx); err != nil { // session_askuserquestion.go
+		return fmt.Errorf("session: %w", err)
+	}
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		ch := workflow.GetSignalChannelWithOptions(ctx, SessionInterruptSignal,
 			workflow.SignalChannelOptions{Description: "Interrupt the running turn: tools whose interrupt behaviour is cancel stop."})
@@ -109,6 +112,7 @@ func (s *session) stateQuery() (SessionState, error) {
 		Runs: s.runs, Usage: s.usage, StopReason: s.stopReason, LastError: s.lastError,
 		LastUsage: s.lastUsage, Cost: s.cost, Model: s.model.Model, ContextWindow: s.model.ContextWindow,
 		Compactions: s.compactions, BackgroundTasks: s.taskList(), Wakeup: s.wakeupState(),
+		Questions: s.questions.state(),
 	}
 	if s.state != nil {
 		st.Seen, st.Replaced = len(s.state.SeenIDs), len(s.state.Replacements)

@@ -11,7 +11,8 @@ import (
 // does background shells (turn_background.go), and the session answers each in a
 // coroutine of its own, so a call that waits (a question) holds up no other.
 var sessionTools = map[string]func(s *session, ctx workflow.Context, ask BackgroundAsk) BackgroundReply{
-	tool.ScheduleWakeupName: (*session).scheduleWakeup, // session_schedulewakeup.go
+	tool.ScheduleWakeupName:  (*session).scheduleWakeup, // session_schedulewakeup.go
+	tool.AskUserQuestionName: (*session).askUser,        // session_askuserquestion.go
 }
 
 // isSessionTool says the session answers calls of the named tool.

@@ -39,6 +39,8 @@ type agentFlags struct {
 	window    int
 	appendSys string
 	budget    float64
+	// questionTimeout bounds an AskUserQuestion's wait (agent_askuserquestion.go).
+	questionTimeout time.Duration
 }
 
 func agentCmd() *cobra.Command {
@@ -134,7 +136,8 @@ from a scripted fake instead, offline (embedded default only).`,
 	cmd.Flags().StringVar(&f.price, "price", "", "the model's price in dollars per million tokens, INPUT,OUTPUT[,CACHE_WRITE,CACHE_READ] (default: the config file's prices, else the table of known models)")
 	cmd.Flags().IntVar(&f.window, "context-window", 0, "the model's context window in tokens (default: the table of known models, else 200000)")
 	cmd.Flags().IntVar(&f.attempts, "model-attempts", 10, "the most tries of one model call when the API is overloaded, rate limited or failing (2s apart, doubling up to a minute)")
-	cmd.AddCommand(agentSendCmd(), agentStatusCmd(), agentInterruptCmd(), agentCompactCmd())
+	cmd.Flags().DurationVar(&f.questionTimeout, "question-timeout", 0, "how long the model's questions (AskUserQuestion) wait for `starter agent answer` before it is told nobody answered (0: until answered)")
+	cmd.AddCommand(agentSendCmd(), agentStatusCmd(), agentInterruptCmd(), agentCompactCmd(), agentAnswerCmd())
 	return cmd
 }
 
@@ -208,8 +211,8 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 		Settings: settings,
 		Options: workflows.SessionOptions{
 			MaxTurns: f.maxTurns, ModelHeartbeatTimeout: e.cfg.HeartbeatTimeout, ModelAttempts: int32(f.attempts),
-			MaxBudgetUSD: f.budget,
-			Turn:         workflows.TurnOptions{HeartbeatTimeout: e.cfg.HeartbeatTimeout},
+			MaxBudgetUSD: f.budget, QuestionTimeout: f.questionTimeout,
+			Turn: workflows.TurnOptions{HeartbeatTimeout: e.cfg.HeartbeatTimeout},
 		},
 	}
 	in.Model.Price = modelPrice(f, e.cfg)
@@ -355,6 +358,8 @@ func printEvent(out io.Writer, ev workflows.SessionEvent) {
 		fmt.Fprintf(out, "(session ended: %s)\n", ev.Text)
 	case workflows.EventNotice:
 		fmt.Fprintf(out, "  ! %s\n", ev.Text)
+	case workflows.EventQuestion:
+		fmt.Fprintf(out, "  ? %s\n", ev.Text)
 	case workflows.EventWakeup:
 		fmt.Fprintf(out, "  zz %s\n", ev.Text)
 	case workflows.EventCompact:

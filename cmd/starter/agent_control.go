@@ -119,6 +119,7 @@ func agentStatusCmd() *cobra.Command {
 			fmt.Fprintf(w, "waiting messages\t%d\n", st.PendingUser)
 			fmt.Fprintf(w, "sandbox\t%s\n", sandboxLine(e)) // sandbox_notice.go
 			w.Flush()
+			printQuestions(out, st.SessionID, st.Questions) // agent_askuserquestion.go
 			if st.TurnID == "" {
 				return nil
 			}
