@@ -29,7 +29,7 @@ func TestAnswerAQuestionThroughTheGoAPI(t *testing.T) {
 	c := testenv.StorageClient(t, stateDir+"/payloads")
 	queue, _ := stoppableWorker(t, c, stateDir)
 	ctx := testenv.Context(t)
-	s, err := toolpipe.NewClient(c, queue, toolpipe.WithStateDir(stateDir)).StartSession(ctx, toolpipe.SessionInput{SessionID: "ask-api", Workdir: t.TempDir(), Prompt: "release?"})
+	s, err := toolpipe.NewClient(c, queue, toolpipe.WithStateDir(stateDir)).StartSession(ctx, toolpipe.SessionOptions{SessionID: "ask-api", Workdir: t.TempDir(), Prompt: "release?"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -98,6 +98,9 @@ type session struct {
 	// questions are the AskUserQuestion calls waiting for a person
 	// (session_askuserquestion.go).
 	questions pendingQuestions
+	// promptInterrupted: InterruptPromptSignal came; the prompt ends after the
+	// running step (session_control.go).
+	promptInterrupted bool
 }
 
 // Session is an agent's query loop: call the model, run the turn its tool calls
@@ -131,7 +134,10 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 	if err := s.register(ctx); err != nil {
 		return SessionResult{}, err
 	}
-	s.serveBackground(ctx) // session_background.go; after restore, which fills s.bg
+	s.serveBackground(ctx)               // session_background.go; after restore, which fills s.bg
+	if err := s.place(ctx); err != nil { // fleet.go
+		return SessionResult{}, err
+	}
 	if in.Carry == nil {
 		if err := s.open(ctx); err != nil {
 			return SessionResult{}, err
@@ -146,6 +152,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 			return SessionResult{}, err
 		}
 		s.publish(ctx)
+		s.interruptedStop() // session_control.go
 		if s.stopReason != "" {
 			break
 		}
@@ -185,6 +192,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 	}
 	s.stopBackground(ctx) // session_background.go
 	s.sessionEnd(ctx)     // session_hooks.go
+	s.release(ctx)        // fleet.go
 	s.done, s.phase = true, PhaseDone
 	s.publish(ctx)
 	s.note(SessionEvent{Kind: EventStop, Text: strings.TrimSpace(s.stopReason + " " + s.hookReason)})

@@ -106,6 +106,9 @@ func RenderSessionDetails(d SessionDetails) string {
 	if st.Runs > 0 {
 		fmt.Fprintf(&b, "| runs | %d (continued as new) |\n", st.Runs+1)
 	}
+	if p := st.Placement; p != nil {
+		fmt.Fprintf(&b, "| host | `%s` (task queue `%s`, placement %d) |\n", cell(p.Host), cell(p.Queue), p.Generation)
+	}
 	for _, t := range st.BackgroundTasks {
 		fmt.Fprintf(&b, "| background task `%s` | %s · `%s` |\n", cell(t.ID), t.Status, cell(t.Command))
 	}

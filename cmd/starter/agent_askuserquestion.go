@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/client"
 
+	"github.com/toolpipe/toolpipe"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -49,7 +50,7 @@ func agentAnswerCmd() *cobra.Command {
 }
 
 // printQuestions shows the waiting questions and how to answer them (agent status).
-func printQuestions(out io.Writer, session string, qs []workflows.PendingQuestion) {
+func printQuestions(out io.Writer, session string, qs []toolpipe.PendingQuestion) {
 	for _, q := range qs {
 		fmt.Fprintf(out, "question %s waits since %s UTC", q.ToolUseID, q.AskedAt.UTC().Format("2006-01-02 15:04:05"))
 		if !q.Deadline.IsZero() {

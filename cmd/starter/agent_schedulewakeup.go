@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/toolpipe/toolpipe"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -55,7 +56,7 @@ func (q *quietRounds) end(out io.Writer) {
 }
 
 // wakeupLine is a pending wake-up as agent status shows it.
-func wakeupLine(w *workflows.Wakeup) string {
+func wakeupLine(w *toolpipe.Wakeup) string {
 	s := fmt.Sprintf("%s UTC (%ds after it was armed): %q", w.At.UTC().Format("2006-01-02 15:04:05"), w.Seconds, w.Prompt)
 	if w.Reason != "" {
 		s += " — " + w.Reason
