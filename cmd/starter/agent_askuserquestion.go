@@ -18,6 +18,16 @@ func agentAnswerCmd() *cobra.Command {
 	var id, response string
 	cmd := sessionCmd("answer SESSION [ANSWER...]", "Answer the questions a session's model asks (AskUserQuestion): one ANSWER per question, an option's number or label, or your own words", 1,
 		func(e *env, cmd *cobra.Command, wfID string, args []string) error {
+			// A session whose starter exited is paused: the answer needs its worker,
+			// which this process runs until the answer is in (queues.go).
+			d, err := e.conn.Client.DescribeWorkflowExecution(cmd.Context(), wfID, "")
+			if err != nil {
+				return fmt.Errorf("answer %s: %w", wfID, err)
+			}
+			serving, err := e.adopt(cmd.Context(), wfID, "session", d.GetExecutionConfig().GetTaskQueue().GetName(), false)
+			if err != nil {
+				return err
+			}
 			req := workflows.AnswerRequest{ToolUseID: id, Response: response, Answers: map[string]string{}}
 			for i, a := range args {
 				if strings.TrimSpace(a) != "" { // "" skips a question
@@ -36,6 +46,10 @@ func agentAnswerCmd() *cobra.Command {
 				return fmt.Errorf("answer %s: %w (`starter agent status %s` lists the questions that wait)", wfID, err, strings.TrimPrefix(wfID, "session-"))
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "answered %s: the model reads: %s\n", resp.ToolUseID, resp.Result)
+			if serving {
+				session := strings.TrimPrefix(wfID, "session-")
+				fmt.Fprintf(cmd.ErrOrStderr(), "starter: no process ran session %s: it goes on when `starter agent --session %s` attaches\n", session, session)
+			}
 			return nil
 		})
 	cmd.Args = func(cmd *cobra.Command, args []string) error {
