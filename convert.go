@@ -85,11 +85,12 @@ func sessionState(s workflows.SessionState) SessionState {
 	return SessionState{SessionID: s.SessionID, Phase: SessionPhase(s.Phase), TurnID: s.TurnID, TurnNumber: s.TurnNumber, Turns: s.Turns, LastTurn: s.LastTurn, Messages: s.Messages,
 		Bytes: s.Bytes, PendingUser: s.PendingUser, Seen: s.Seen, Replaced: s.Replaced, Runs: s.Runs, Usage: usage(s.Usage),
 		StopReason: s.StopReason, LastError: s.LastError, LastUsage: usage(s.LastUsage), Cost: s.Cost, Model: s.Model,
-		ContextWindow: s.ContextWindow, Compactions: s.Compactions, BackgroundTasks: backgroundTasks(s.BackgroundTasks), Placement: placement(s.Placement)}
+		ContextWindow: s.ContextWindow, Compactions: s.Compactions, BackgroundTasks: backgroundTasks(s.BackgroundTasks), Placement: placement(s.Placement),
+		Wakeup: wakeup(s.Wakeup), Questions: pendingQuestions(s.Questions)} // questions.go
 }
 
 func sessionEvent(e workflows.SessionEvent) SessionEvent {
-	return SessionEvent{Kind: EventKind(e.Kind), Text: e.Text, ToolUseID: e.ToolUseID, IsError: e.IsError, Turn: e.Turn, TurnID: e.TurnID}
+	return SessionEvent{Kind: EventKind(e.Kind), Text: e.Text, ToolUseID: e.ToolUseID, IsError: e.IsError, Noop: e.Noop, Turn: e.Turn, TurnID: e.TurnID}
 }
 
 func sessionResult(r workflows.SessionResult) SessionResult {

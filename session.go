@@ -55,6 +55,9 @@ type SessionOptions struct {
 	// ModelAttempts bounds the tries of one model call that the API refuses for
 	// overload, rate limits or its own errors; 0 means 10.
 	ModelAttempts int
+	// QuestionTimeout bounds how long the model's questions (AskUserQuestion)
+	// wait for Session.Answer before it is told nobody answered; 0: until answered.
+	QuestionTimeout time.Duration
 	// HeartbeatTimeout is the tools' (TurnOptions) and the streaming model call's
 	// heartbeat timeout; 0 takes their defaults (20 s and 30 s).
 	HeartbeatTimeout time.Duration
@@ -129,7 +132,7 @@ func (c *Client) sessionInput(ctx context.Context, o SessionOptions) (workflows.
 		SessionID: o.SessionID, Prompt: o.Prompt, Workdir: o.Workdir, Settings: p.settings, MCP: p.mcp, SearchAttributes: p.attrs, FailedCallsAttribute: p.failed, Place: o.Place,
 		Model: workflows.ModelOptions{Model: o.Model, MaxTokens: o.MaxTokens, ContextWindow: o.ContextWindow, Price: o.Price,
 			System: agentprompt.Build(agentprompt.Options{System: o.SystemPrompt, Append: o.AppendSystemPrompt, Workdir: o.Workdir, Home: home, Now: time.Now()})},
-		Options: workflows.SessionOptions{MaxTurns: o.MaxTurns, MaxBudgetUSD: o.MaxBudgetUSD, ModelAttempts: int32(o.ModelAttempts),
+		Options: workflows.SessionOptions{MaxTurns: o.MaxTurns, MaxBudgetUSD: o.MaxBudgetUSD, ModelAttempts: int32(o.ModelAttempts), QuestionTimeout: o.QuestionTimeout,
 			ModelHeartbeatTimeout: o.HeartbeatTimeout, Turn: workflows.TurnOptions{HeartbeatTimeout: o.HeartbeatTimeout}},
 	}
 	if in.Model.Model == "" {

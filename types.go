@@ -163,6 +163,9 @@ const (
 	PhaseCompacting SessionPhase = "compacting"
 	// PhaseDone: the session has ended.
 	PhaseDone SessionPhase = "done"
+	// PhaseSleeping: the model ended its turn with a ScheduleWakeup pending; the
+	// session sleeps on a timer until it fires.
+	PhaseSleeping SessionPhase = "sleeping"
 )
 
 // BackgroundTask is a background shell of a session (a Bash call with
@@ -217,6 +220,10 @@ type SessionState struct {
 	// Placement is the host the session's tools run on, on a fleet (Place); nil
 	// otherwise.
 	Placement *Placement `json:"placement,omitempty"`
+	// Wakeup is the pending ScheduleWakeup, if any; Questions the AskUserQuestion
+	// calls waiting for a person (Session.Answer answers them).
+	Wakeup    *Wakeup           `json:"wakeup,omitempty"`
+	Questions []PendingQuestion `json:"questions,omitempty"`
 }
 
 // Placement is where a placed session's tools run: the host, its own task queue,
@@ -251,6 +258,12 @@ const (
 	EventError EventKind = "error"
 	// EventCompact: the conversation was replaced by a summary (Text says how).
 	EventCompact EventKind = "compact"
+	// EventWakeup: the session sleeps until a ScheduleWakeup fires (Text says
+	// until when and why; Noop marks a quiet round).
+	EventWakeup EventKind = "wakeup"
+	// EventQuestion: an AskUserQuestion call waits for a person (Text lists the
+	// questions and says how to answer).
+	EventQuestion EventKind = "question"
 )
 
 // SessionEvent is one thing that happened in a session, in order.
@@ -259,6 +272,8 @@ type SessionEvent struct {
 	Text      string    `json:"text,omitempty"`
 	ToolUseID string    `json:"tool_use_id,omitempty"`
 	IsError   bool      `json:"is_error,omitempty"`
+	// Noop marks an EventWakeup of a round that found nothing to report.
+	Noop bool `json:"noop,omitempty"`
 	// Turn is the model call it belongs to.
 	Turn int `json:"turn"`
 	// TurnID is the Turn workflow running when it happened, if any.

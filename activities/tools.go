@@ -23,6 +23,7 @@ func builtins(a *Activities) []tool.Tool {
 	return []tool.Tool{
 		bashTool{a: a}, readTool{a: a}, writeTool{a: a}, editTool{a: a},
 		globTool{a: a}, grepTool{a: a}, webFetchTool{a: a}, notebookEditTool{a: a}, tool.TaskStop{},
+		tool.ScheduleWakeup{}, tool.AskUserQuestion{},
 	}
 }
 

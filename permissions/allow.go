@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/toolpipe/toolpipe/tool"
 )
 
 // allowedBy reports whether allow rules cover the whole call, and which
@@ -114,6 +116,9 @@ func (c *call) modeDefault() Decision {
 		return Decision{Ask, fmt.Sprintf("No allow rule matches the %s; approval required in %s mode.", c.what(), mode), ""}
 	case kindRead, kindEdit:
 		return c.fileDefault()
+	}
+	if c.req.access() == tool.AccessSession {
+		return Decision{Allow, "Allowed: the tool changes only its own session.", ""}
 	}
 	if mode == BypassPermissions {
 		return Decision{Allow, "Allowed by bypassPermissions mode.", ""}

@@ -126,6 +126,10 @@ const (
 	AccessEdit AccessKind = "edit"
 	// AccessURL fetches a URL (WebFetch): domain rules.
 	AccessURL AccessKind = "url"
+	// AccessSession changes nothing but the session's own state (ScheduleWakeup,
+	// AskUserQuestion, the cron tools): rules naming the tool apply, and without
+	// one it is allowed in every mode, as Claude Code allows them.
+	AccessSession AccessKind = "session"
 )
 
 // Access is what the permission check sees of a call.

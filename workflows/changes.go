@@ -97,6 +97,16 @@ const (
 	// turn-2, …) instead of by message (session_turn.go). Sessions from before it
 	// started every Turn before the model call and named it after the message.
 	turnOnToolUse = "turn-on-tool-use"
+	// scheduledWakeups: ScheduleWakeup arms a wake-up that the session sleeps on
+	// (a timer) once the model has ended its turn, then wakes with its prompt
+	// (session_schedulewakeup.go). Asked when a call arms or stops one; sessions
+	// from before it never slept (their turns recorded the tool unknown).
+	scheduledWakeups = "scheduled-wakeups"
+	// askedQuestions: AskUserQuestion waits in the session for a person's Answer
+	// update (or the session's QuestionTimeout) and answers the model in Claude
+	// Code's words (session_askuserquestion.go). Asked when a call asks; sessions
+	// from before it never asked (their turns recorded the tool unknown).
+	askedQuestions = "asked-questions"
 	// decodedInputs: a turn reads its inputs' strings as Claude Code 2.1.328 does
 	// before the permission check and the tool see them: the \uXXXX escapes a model
 	// wrote out are decoded (tool.DecodeEscapes), a path parameter loses the white

@@ -93,6 +93,13 @@ type session struct {
 	checkedUser int
 	// bg are the background shells (session_background.go).
 	bg backgroundTasks
+	// wakeup is the pending ScheduleWakeup, noopStreak the quiet rounds in a row
+	// (session_schedulewakeup.go).
+	wakeup     *Wakeup
+	noopStreak int
+	// questions are the AskUserQuestion calls waiting for a person
+	// (session_askuserquestion.go).
+	questions pendingQuestions
 	// promptInterrupted: contract.InterruptPromptSignal came; the prompt ends after the
 	// running step (session_control.go).
 	promptInterrupted bool
@@ -177,7 +184,10 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 			return SessionResult{}, err
 		}
 		s.decide(reply, tr)
-		s.stopHooks(ctx)                               // session_hooks.go
+		s.stopHooks(ctx)                                // session_hooks.go
+		if err := s.sleepUntilWakeup(ctx); err != nil { // session_schedulewakeup.go
+			return SessionResult{}, err
+		}
 		if err := s.awaitBackground(ctx); err != nil { // session_background.go
 			return SessionResult{}, err
 		}
@@ -279,6 +289,7 @@ func (s *session) carryInput() SessionInput {
 		LastError: s.lastError, LastUsage: s.lastUsage, Cost: s.cost,
 		CtxBytes: s.ctxBytes, Compactions: s.compactions, PromptSeq: s.promptSeq,
 		EndedTasks: s.endedTasks(), // session_background.go
+		Wakeup:     s.wakeup, NoopStreak: s.noopStreak,
 	}
 	return in
 }
@@ -295,6 +306,7 @@ func (s *session) restore(c *SessionCarry) {
 	s.ctxBytes, s.compactions = c.CtxBytes, c.Compactions
 	s.promptSeq = c.PromptSeq
 	s.restoreTasks(c.EndedTasks) // session_background.go
+	s.wakeup, s.noopStreak = c.Wakeup, c.NoopStreak
 }
 
 // addUser queues a user message for the next model call.

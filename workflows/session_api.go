@@ -110,6 +110,9 @@ type SessionOptions struct {
 	// ContinueAsNewEvery continues as new after this many model calls in one run,
 	// besides whenever Temporal suggests it; zero means only then.
 	ContinueAsNewEvery int `json:"continue_as_new_every,omitempty"`
+	// QuestionTimeout bounds how long an AskUserQuestion call waits for a person;
+	// past it the model is told nobody answered. 0: it waits until answered.
+	QuestionTimeout time.Duration `json:"question_timeout,omitempty"`
 	// Turn tunes the tools.
 	Turn TurnOptions `json:"turn"`
 }
@@ -183,6 +186,9 @@ type SessionCarry struct {
 	// recent carriedTasks): TaskStop and the state query still know them. A run
 	// continues as new only once none runs.
 	EndedTasks []EndedTask `json:"ended_tasks,omitempty"`
+	// Wakeup is the pending ScheduleWakeup, NoopStreak the quiet rounds before it.
+	Wakeup     *Wakeup `json:"wakeup,omitempty"`
+	NoopStreak int     `json:"noop_streak,omitempty"`
 }
 
 // EndedTask is a background task that has ended, as a continued session keeps it.
@@ -253,6 +259,12 @@ const (
 	// EventNotice: something the user should know that is not the conversation
 	// (an MCP server that could not be reached).
 	EventNotice = "notice"
+	// EventWakeup: the session sleeps until a ScheduleWakeup fires (Text says until
+	// when and why; Noop marks a quiet round).
+	EventWakeup = "wakeup"
+	// EventQuestion: an AskUserQuestion call waits for a person (Text lists the
+	// questions and says how to answer).
+	EventQuestion = "question"
 	// EventError: a model call failed for good and the prompt ended (Text is the
 	// API's message).
 	EventError = "error"
@@ -269,7 +281,9 @@ type SessionEvent struct {
 	Text      string `json:"text,omitempty"`
 	ToolUseID string `json:"tool_use_id,omitempty"`
 	IsError   bool   `json:"is_error,omitempty"`
-	Turn      int    `json:"turn"`
+	// Noop marks an EventWakeup of a round that found nothing to report.
+	Noop bool `json:"noop,omitempty"`
+	Turn int  `json:"turn"`
 	// TurnID is the Turn workflow running when the event happened, if any: a
 	// watcher follows its tools' progress.
 	TurnID string `json:"turn_id,omitempty"`
@@ -300,6 +314,9 @@ const (
 	PhaseBackground SessionPhase = "background"
 	// PhaseCompacting: the conversation is being summarised to fit the window.
 	PhaseCompacting SessionPhase = "compacting"
+	// PhaseSleeping: the model has ended its turn with a ScheduleWakeup pending;
+	// the session sleeps on a timer until it fires (SessionState.Wakeup says when).
+	PhaseSleeping SessionPhase = "sleeping"
 	// PhaseDone: the session has ended.
 	PhaseDone SessionPhase = "done"
 )
@@ -342,6 +359,11 @@ type SessionState struct {
 	// order they started; ended ones of earlier runs as far as continue-as-new
 	// carried them (session_background.go).
 	BackgroundTasks []hooks.BackgroundTask `json:"background_tasks,omitempty"`
+	// Wakeup is the pending ScheduleWakeup, if any (session_schedulewakeup.go).
+	Wakeup *Wakeup `json:"wakeup,omitempty"`
+	// Questions are the AskUserQuestion calls waiting for a person, in the order
+	// asked (session_askuserquestion.go).
+	Questions []PendingQuestion `json:"questions,omitempty"`
 	// Placement is the host the session's tools run on, on a fleet (fleet.go).
 	Placement *contract.Placement `json:"placement,omitempty"`
 }

@@ -59,6 +59,10 @@ func (s *session) serveBackground(ctx workflow.Context) {
 			if !ch.Receive(ctx, &ask) {
 				return
 			}
+			if isSessionTool(ask.Call.Name) { // session_tools.go
+				s.serveSessionTool(ctx, ask)
+				continue
+			}
 			reply := s.answerBackground(ctx, ask)
 			// The turn waits for this; a turn that is gone needs no answer.
 			_ = workflow.SignalExternalWorkflow(ctx, ask.TurnID, "", backgroundReplySignal(ask.ToolUseID), reply).Get(ctx, nil)

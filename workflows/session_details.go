@@ -50,6 +50,9 @@ type SessionDetails struct {
 
 // phaseWords says a session's phase for people.
 func phaseWords(st SessionState) string {
+	if len(st.Questions) > 0 { // the turn waits for them
+		return fmt.Sprintf("waiting for a person to answer (AskUserQuestion, turn %d)", st.TurnNumber)
+	}
 	switch st.Phase {
 	case PhaseModel:
 		if st.TurnNumber > 0 { // its turn has started: tools run while it streams
@@ -64,6 +67,11 @@ func phaseWords(st SessionState) string {
 		return fmt.Sprintf("compacting the conversation (before model call %d)", st.Turns+1)
 	case PhaseBackground:
 		return "waiting for background tasks"
+	case PhaseSleeping:
+		if w := st.Wakeup; w != nil {
+			return fmt.Sprintf("sleeping until %s UTC (ScheduleWakeup)", w.At.UTC().Format("15:04:05"))
+		}
+		return "sleeping (ScheduleWakeup)"
 	}
 	return "between turns"
 }
@@ -104,6 +112,14 @@ func RenderSessionDetails(d SessionDetails) string {
 	for _, t := range st.BackgroundTasks {
 		fmt.Fprintf(&b, "| background task `%s` | %s · `%s` |\n", cell(t.ID), t.Status, cell(t.Command))
 	}
+	for _, q := range st.Questions {
+		for i, qq := range q.Questions {
+			fmt.Fprintf(&b, "| question `%s` %d | **%s** %s — answer: `starter agent answer %s ANSWER…` |\n", cell(q.ToolUseID), i+1, cell(qq.Header), cell(qq.Question), cell(st.SessionID))
+		}
+	}
+	if w := st.Wakeup; w != nil {
+		fmt.Fprintf(&b, "| wake-up | %s UTC (%ds) · %s · prompt `%s` |\n", w.At.UTC().Format("2006-01-02 15:04:05"), w.Seconds, cell(w.Reason), cell(w.Prompt))
+	}
 	return b.String()
 }
 
@@ -120,8 +136,13 @@ func (s *session) publish(ctx workflow.Context) {
 	}
 	if s.in.SearchAttributes { // false in sessions recorded before: no new command
 		status := StatusRunning
-		if s.done {
+		switch {
+		case s.done:
 			status = StatusDone
+		case len(s.questions) > 0:
+			status = StatusAwaitingAnswer // only sessions that asked (askedQuestions)
+		case s.phase == PhaseSleeping:
+			status = StatusSleeping // only sessions that armed a wake-up (scheduledWakeups)
 		}
 		upsertSearchAttributes(ctx, s.in.SessionID, status)
 	}

@@ -76,6 +76,9 @@ func (s *session) register(ctx workflow.Context) error {
 		}); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
+	if err := s.registerAnswer(ctx); err != nil { // session_askuserquestion.go
+		return fmt.Errorf("session: %w", err)
+	}
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		ch := workflow.GetSignalChannelWithOptions(ctx, contract.SessionInterruptSignal,
 			workflow.SignalChannelOptions{Description: "Interrupt the running turn: tools whose interrupt behaviour is cancel stop."})
@@ -114,6 +117,7 @@ func (s *session) stateQuery() (SessionState, error) {
 		Runs: s.runs, Usage: s.usage, StopReason: s.stopReason, LastError: s.lastError,
 		LastUsage: s.lastUsage, Cost: s.cost, Model: s.model.Model, ContextWindow: s.model.ContextWindow,
 		Compactions: s.compactions, BackgroundTasks: s.taskList(), Placement: s.in.Placement,
+		Wakeup: s.wakeupState(), Questions: s.questions.state(),
 	}
 	if s.state != nil {
 		st.Seen, st.Replaced = len(s.state.SeenIDs), len(s.state.Replacements)

@@ -38,14 +38,14 @@ const noSessionBackground = "run_in_background needs an agent session (starter a
 
 // isBackgroundCall: the session, not a tool activity, answers this call.
 func isBackgroundCall(b tool.Block) bool {
-	return b.Name == tool.TaskStopName || tool.IsBackgroundBash(b)
+	return b.Name == tool.TaskStopName || tool.IsBackgroundBash(b) || isSessionTool(b.Name) // session_tools.go
 }
 
 // legacyBackground answers a background call in a turn from before
 // backgroundShells as that turn did, and says whether it did.
 func (t *turn) legacyBackground(b tool.Block) (tool.Result, bool) {
-	if !isBackgroundCall(b) || workflow.GetVersion(t.siblingCtx, backgroundShells, workflow.DefaultVersion, 1) >= 1 {
-		return tool.Result{}, false
+	if !isBackgroundCall(b) || isSessionTool(b.Name) || workflow.GetVersion(t.siblingCtx, backgroundShells, workflow.DefaultVersion, 1) >= 1 {
+		return tool.Result{}, false // session tools are newer: a turn that knows them is new
 	}
 	if b.Name == tool.TaskStopName {
 		return tool.ErrorResult(b.ID, tool.UseError("Error: No such tool available: "+b.Name)), true
@@ -58,6 +58,9 @@ func (t *turn) legacyBackground(b tool.Block) (tool.Result, bool) {
 func (t *turn) refuseBackground(b tool.Block) (tool.Result, bool) {
 	if !isBackgroundCall(b) || workflow.GetInfo(t.siblingCtx).ParentWorkflowExecution != nil {
 		return tool.Result{}, false
+	}
+	if isSessionTool(b.Name) {
+		return tool.ErrorResult(b.ID, noSessionTool(b.Name)), true
 	}
 	if b.Name == tool.TaskStopName {
 		var in tool.TaskStopInput
@@ -91,6 +94,9 @@ func (t *turn) background(ctx workflow.Context, b tool.Block, call tool.Call) (t
 		ask.Stop = in.ID()
 	}
 	parent := workflow.GetInfo(ctx).ParentWorkflowExecution
+	if parent == nil && isSessionTool(b.Name) {
+		return tool.ErrorResult(b.ID, noSessionTool(b.Name)), nil
+	}
 	if parent == nil { // refuseBackground answered it before; a hook may have rewritten the input since
 		return tool.ErrorResult(b.ID, noSessionBackground), nil
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/temporal"
@@ -36,6 +37,8 @@ type agentFlags struct {
 	window    int
 	appendSys string
 	budget    float64
+	// questionTimeout bounds an AskUserQuestion's wait (agent_askuserquestion.go).
+	questionTimeout time.Duration
 }
 
 func agentCmd() *cobra.Command {
@@ -131,7 +134,8 @@ from a scripted fake instead, offline (embedded default only).`,
 	cmd.Flags().StringVar(&f.price, "price", "", "the model's price in dollars per million tokens, INPUT,OUTPUT[,CACHE_WRITE,CACHE_READ] (default: the config file's prices, else the table of known models)")
 	cmd.Flags().IntVar(&f.window, "context-window", 0, "the model's context window in tokens (default: the table of known models, else 200000)")
 	cmd.Flags().IntVar(&f.attempts, "model-attempts", 10, "the most tries of one model call when the API is overloaded, rate limited or failing (2s apart, doubling up to a minute)")
-	cmd.AddCommand(agentSendCmd(), agentStatusCmd(), agentInterruptCmd(), agentCompactCmd())
+	cmd.Flags().DurationVar(&f.questionTimeout, "question-timeout", 0, "how long the model's questions (AskUserQuestion) wait for starter agent answer before it is told nobody answered (0: until answered)")
+	cmd.AddCommand(agentSendCmd(), agentStatusCmd(), agentInterruptCmd(), agentCompactCmd(), agentAnswerCmd())
 	return cmd
 }
 
@@ -174,7 +178,7 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (*t
 	traceWorkflowID(ctx, sessionWorkflowID(e.cfg.Session))
 	s, err := e.api.StartSession(ctx, toolpipe.SessionOptions{SessionID: e.cfg.Session, Workdir: e.cfg.Workdir, Prompt: prompt,
 		Settings: e.settings(), Model: f.model, MaxTokens: f.maxTokens, ContextWindow: f.window, Price: modelPrice(f, e.cfg),
-		SystemPrompt: f.system, AppendSystemPrompt: f.appendSys, MaxTurns: f.maxTurns, MaxBudgetUSD: f.budget, ModelAttempts: f.attempts,
+		SystemPrompt: f.system, AppendSystemPrompt: f.appendSys, MaxTurns: f.maxTurns, MaxBudgetUSD: f.budget, ModelAttempts: f.attempts, QuestionTimeout: f.questionTimeout,
 		HeartbeatTimeout: e.cfg.HeartbeatTimeout, Warn: e.warn, Place: e.fleet()}) // fleet.go
 	switch {
 	case toolpipe.IsInvalidInput(err):
@@ -202,7 +206,7 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (*t
 func (e *env) followSession(ctx context.Context, s *toolpipe.Session, stdout, stderr io.Writer) error {
 	view := newAgentView(stdout, stderr, e.reader())
 	res, err := s.Follow(ctx, func(ev toolpipe.SessionEvent) {
-		view.event(ctx, workflows.SessionEvent{Kind: string(ev.Kind), Text: ev.Text, ToolUseID: ev.ToolUseID, IsError: ev.IsError, Turn: ev.Turn, TurnID: ev.TurnID})
+		view.event(ctx, workflows.SessionEvent{Kind: string(ev.Kind), Text: ev.Text, ToolUseID: ev.ToolUseID, IsError: ev.IsError, Noop: ev.Noop, Turn: ev.Turn, TurnID: ev.TurnID})
 	})
 	if ctx.Err() != nil {
 		view.close(context.Background())
@@ -280,6 +284,10 @@ func printEvent(out io.Writer, ev workflows.SessionEvent) {
 		fmt.Fprintf(out, "(session ended: %s)\n", ev.Text)
 	case workflows.EventNotice:
 		fmt.Fprintf(out, "  ! %s\n", ev.Text)
+	case workflows.EventQuestion:
+		fmt.Fprintf(out, "  ? %s\n", ev.Text)
+	case workflows.EventWakeup:
+		fmt.Fprintf(out, "  zz %s\n", ev.Text)
 	case workflows.EventCompact:
 		fmt.Fprintf(out, "(%s)\n", ev.Text)
 	}

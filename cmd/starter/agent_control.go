@@ -95,6 +95,9 @@ func agentStatusCmd() *cobra.Command {
 			for _, t := range st.BackgroundTasks {
 				fmt.Fprintf(w, "background task\t%s %s: %s\n", t.ID, t.Status, t.Command)
 			}
+			if wu := st.Wakeup; wu != nil { // agent_schedulewakeup.go
+				fmt.Fprintf(w, "wake-up\t%s\n", wakeupLine(wu))
+			}
 			fmt.Fprintf(w, "conversation\t%d messages, %d bytes (runs: %d)\n", st.Messages, st.Bytes, st.Runs+1)
 			fmt.Fprintf(w, "budget\t%d results judged, %d replaced\n", st.Seen, st.Replaced)
 			fmt.Fprintf(w, "tokens\t%s\n", st.Usage)
@@ -110,6 +113,7 @@ func agentStatusCmd() *cobra.Command {
 			fmt.Fprintf(w, "waiting messages\t%d\n", st.PendingUser)
 			fmt.Fprintf(w, "sandbox\t%s\n", sandboxLine(e)) // sandbox_notice.go
 			w.Flush()
+			printQuestions(out, st.SessionID, st.Questions) // agent_askuserquestion.go
 			if st.TurnID == "" {
 				return nil
 			}

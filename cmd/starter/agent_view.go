@@ -34,6 +34,8 @@ type agentView struct {
 	turnID string
 	p      *progress // the current turn's display
 	w      turnWatch
+	// quiet collapses quiet ScheduleWakeup rounds (agent_schedulewakeup.go).
+	quiet quietRounds
 }
 
 // newAgentView shows on the terminals (or files) out and stderr, reading turns
@@ -82,7 +84,7 @@ func (v *agentView) event(ctx context.Context, ev workflows.SessionEvent) {
 	case workflows.EventStop:
 		v.endTurn(ctx)
 	}
-	printEvent(v.eventOut(), ev)
+	v.quiet.print(v.eventOut(), ev) // printEvent, quiet rounds collapsed
 }
 
 // eventOut is where events print: above the frame when it shares their terminal.

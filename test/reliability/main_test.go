@@ -83,8 +83,13 @@ func runWorkerProcess(spec string) int {
 	var out sync.Mutex
 	say := func(line string) { out.Lock(); fmt.Println(line); out.Unlock() }
 	ready := make(chan struct{})
-	w, err := plugin.Start(plugin.Config{Client: c, TaskQueue: f[2], StateDir: f[3], Logger: log, ShutdownGrace: grace,
-		Swept: func(n int) { <-ready; say(fmt.Sprintf("swept %d", n)) }})
+	var w sdkworker.Worker
+	if url := os.Getenv(agentEnv); url != "" {
+		w, err = agentWorker(c, f[2], f[3], url) // wakeup_test.go
+	} else {
+		w, err = plugin.Start(plugin.Config{Client: c, TaskQueue: f[2], StateDir: f[3], Logger: log, ShutdownGrace: grace,
+			Swept: func(n int) { <-ready; say(fmt.Sprintf("swept %d", n)) }})
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "worker process:", err)
 		return 1
