@@ -91,6 +91,9 @@ type session struct {
 	checkedUser int
 	// bg are the background shells (session_background.go).
 	bg backgroundTasks
+	// own is the state of the tools the session answers: the task list and plan
+	// mode (session_tools.go).
+	own SessionToolState
 }
 
 // Session is an agent's query loop: call the model, run the turn its tool calls
@@ -268,6 +271,7 @@ func (s *session) carryInput() SessionInput {
 		LastError: s.lastError, LastUsage: s.lastUsage, Cost: s.cost,
 		CtxBytes: s.ctxBytes, Compactions: s.compactions, PromptSeq: s.promptSeq,
 		EndedTasks: s.endedTasks(), // session_background.go
+		Tools:      s.carryTools(), // session_tools.go
 	}
 	return in
 }
@@ -284,6 +288,7 @@ func (s *session) restore(c *SessionCarry) {
 	s.ctxBytes, s.compactions = c.CtxBytes, c.Compactions
 	s.promptSeq = c.PromptSeq
 	s.restoreTasks(c.EndedTasks) // session_background.go
+	s.restoreTools(c.Tools)      // session_tools.go
 }
 
 // addUser queues a user message for the next model call.

@@ -204,6 +204,8 @@ type SessionCarry struct {
 	// recent carriedTasks): TaskStop and the state query still know them. A run
 	// continues as new only once none runs.
 	EndedTasks []EndedTask `json:"ended_tasks,omitempty"`
+	// Tools is the task list and the mode plan mode set (session_tools.go).
+	Tools *SessionToolState `json:"tools,omitempty"`
 }
 
 // EndedTask is a background task that has ended, as a continued session keeps it.
@@ -363,4 +365,8 @@ type SessionState struct {
 	// order they started; ended ones of earlier runs as far as continue-as-new
 	// carried them (session_background.go).
 	BackgroundTasks []hooks.BackgroundTask `json:"background_tasks,omitempty"`
+	// Tasks is the session's task list (TaskCreate, TaskUpdate; session_tools.go).
+	Tasks []tool.TaskItem `json:"tasks,omitempty"`
+	// PlanMode says the model entered plan mode and no plan was approved since.
+	PlanMode bool `json:"plan_mode,omitempty"`
 }

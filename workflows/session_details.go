@@ -98,6 +98,12 @@ func RenderSessionDetails(d SessionDetails) string {
 	if st.Runs > 0 {
 		fmt.Fprintf(&b, "| runs | %d (continued as new) |\n", st.Runs+1)
 	}
+	if st.PlanMode {
+		fmt.Fprintf(&b, "| mode | plan: calls that could change something are refused until a plan is approved |\n")
+	}
+	for _, t := range st.Tasks {
+		fmt.Fprintf(&b, "| task #%s | %s · %s%s |\n", cell(t.ID), t.Status, cell(t.Subject), taskLinks(t))
+	}
 	for _, t := range st.BackgroundTasks {
 		fmt.Fprintf(&b, "| background task `%s` | %s · `%s` |\n", cell(t.ID), t.Status, cell(t.Command))
 	}

@@ -109,6 +109,7 @@ func (s *session) stateQuery() (SessionState, error) {
 		Runs: s.runs, Usage: s.usage, StopReason: s.stopReason, LastError: s.lastError,
 		LastUsage: s.lastUsage, Cost: s.cost, Model: s.model.Model, ContextWindow: s.model.ContextWindow,
 		Compactions: s.compactions, BackgroundTasks: s.taskList(),
+		Tasks: s.sessionTaskItems(), PlanMode: s.inPlanMode(), // session_tools.go
 	}
 	if s.state != nil {
 		st.Seen, st.Replaced = len(s.state.SeenIDs), len(s.state.Replacements)

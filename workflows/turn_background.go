@@ -40,7 +40,7 @@ const noSessionBackground = "run_in_background needs an agent session (starter a
 
 // isBackgroundCall: the session, not a tool activity, answers this call.
 func isBackgroundCall(b tool.Block) bool {
-	return b.Name == tool.TaskStopName || tool.IsBackgroundBash(b)
+	return b.Name == tool.TaskStopName || tool.IsBackgroundBash(b) || isSessionTool(b.Name) // session_tools.go
 }
 
 // legacyBackground answers a background call in a turn from before
@@ -58,6 +58,9 @@ func (t *turn) legacyBackground(b tool.Block) (tool.Result, bool) {
 // refuseBackground answers a background call of a turn that has no session
 // (`starter run`) as a refused input: it ran nothing, so it cancels no sibling.
 func (t *turn) refuseBackground(b tool.Block) (tool.Result, bool) {
+	if r, ok := t.refuseSessionTool(b); ok { // turn_session_tools.go
+		return r, true
+	}
 	if !isBackgroundCall(b) || workflow.GetInfo(t.siblingCtx).ParentWorkflowExecution != nil {
 		return tool.Result{}, false
 	}
