@@ -127,6 +127,8 @@ func (a *Activities) Register(r worker.ActivityRegistry) {
 	r.RegisterActivityWithOptions(a.AppendTranscript, activity.RegisterOptions{Name: contract.TranscriptActivityName})
 	// Background shells: one activity per task, started by the session.
 	r.RegisterActivityWithOptions(a.BashBackground, activity.RegisterOptions{Name: contract.BashBackgroundActivityName})
+	// Skills: listed when a session starts, loaded by the Skill tool (skill.go).
+	r.RegisterActivityWithOptions(a.LoadSkills, activity.RegisterOptions{Name: contract.LoadSkillsActivityName})
 	// MCP tools: one activity type for every call (mcp.go).
 	r.RegisterActivityWithOptions(a.ListMCPTools, activity.RegisterOptions{Name: contract.ListMCPToolsActivityName})
 	r.RegisterActivityWithOptions(failingOnError(a.observedMCP), activity.RegisterOptions{Name: contract.MCPCallActivityName})

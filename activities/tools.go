@@ -25,7 +25,7 @@ func builtins(a *Activities) []tool.Tool {
 		globTool{a: a}, grepTool{a: a}, webFetchTool{a: a}, notebookEditTool{a: a}, tool.TaskStop{},
 		// Answered by the session (Spec.InSession): workflows/session_tasklist.go, session_planmode.go.
 		tool.TaskCreate{}, tool.TaskGet{}, tool.TaskUpdate{}, tool.TaskListTool{},
-		tool.EnterPlanMode{}, tool.ExitPlanMode{},
+		tool.EnterPlanMode{}, tool.ExitPlanMode{}, skillTool{},
 	}
 }
 

@@ -14,6 +14,7 @@ var activityNames = []string{
 	ModelActivityName, AppendActivityName, OpenSessionActivityName, CompactActivityName,
 	HookActivityName, PromptHookActivityName, ResolvePathsActivityName, TranscriptActivityName,
 	ListMCPToolsActivityName, MCPCallActivityName, BashBackgroundActivityName, RefusedCallActivityName,
+	LoadSkillsActivityName,
 }
 
 // ReservedName reports whether a custom tool may not take name: a custom tool's

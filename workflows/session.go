@@ -133,6 +133,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 			return SessionResult{}, err
 		}
 		s.sessionStart(ctx, s.head.Next > 1) // session_hooks.go
+		s.listSkills(ctx)                    // session_skills.go
 	}
 	s.listMCP(ctx)
 	s.publish(ctx)

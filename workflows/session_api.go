@@ -68,6 +68,10 @@ type SessionInput struct {
 	Options SessionOptions `json:"options"`
 	// Settings are the hooks and permissions every turn (and sub-agent) enforces.
 	Settings *TurnSettings `json:"settings,omitempty"`
+	// SkillDirs are the directories whose skills (NAME/SKILL.md) the model is
+	// offered, in precedence order: ~/.claude/skills, then the workspace's
+	// .claude/skills when it is trusted (the starter decides; session_skills.go).
+	SkillDirs []string `json:"skill_dirs,omitempty"`
 	// MCP says the working directory has a .mcp.json: each run lists its servers'
 	// tools once, offers them to the model and hands them to every turn.
 	MCP bool `json:"mcp,omitempty"`

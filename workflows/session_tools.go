@@ -7,6 +7,7 @@ import (
 
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/permissions"
 	"github.com/toolpipe/toolpipe/tool"
 )
@@ -31,11 +32,16 @@ type SessionToolState struct {
 	// ModeBefore is the mode to go back to when the plan is approved; nil: as
 	// configured.
 	ModeBefore *permissions.Mode `json:"mode_before,omitempty"`
+	// Skills are the skills listed to the model when the session started
+	// (session_skills.go).
+	Skills []contract.SkillInfo `json:"skills,omitempty"`
 }
 
 // isSessionTool: the session answers the tool's calls (not TaskStop, which
 // background.go answers).
-func isSessionTool(name string) bool { return tool.IsTaskListTool(name) || tool.IsPlanModeTool(name) }
+func isSessionTool(name string) bool {
+	return tool.IsTaskListTool(name) || tool.IsPlanModeTool(name) || name == tool.SkillName
+}
 
 // answerSessionTool answers one call of a session tool.
 func (s *session) answerSessionTool(ctx workflow.Context, ask BackgroundAsk) BackgroundReply {
@@ -47,6 +53,8 @@ func (s *session) answerSessionTool(ctx workflow.Context, ask BackgroundAsk) Bac
 			s.own.Tasks = &tool.TaskList{}
 		}
 		reply.Content, reply.IsError, reply.Response = s.own.Tasks.Apply(name, input)
+	case name == tool.SkillName:
+		reply = s.loadSkill(ctx, input) // session_skills.go
 	case name == tool.EnterPlanModeName:
 		s.enterPlanMode()
 		reply.Content = tool.EnteredPlanMode
@@ -154,7 +162,7 @@ func (s *session) turnSettings() *TurnSettings {
 // carryTools is the state continue-as-new carries; nil when there is none, so
 // that the carry of a session that never used these tools is as before.
 func (s *session) carryTools() *SessionToolState {
-	if s.own.Tasks == nil && s.own.Mode == nil {
+	if s.own.Tasks == nil && s.own.Mode == nil && s.own.Skills == nil {
 		return nil
 	}
 	c := s.own

@@ -205,7 +205,7 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (cl
 		SessionID:            e.cfg.Session, Prompt: prompt, Workdir: e.cfg.Workdir,
 		Model: workflows.ModelOptions{Model: f.model, MaxTokens: f.maxTokens, ContextWindow: f.window,
 			System: agentprompt.Build(agentprompt.Options{System: f.system, Append: f.appendSys, Workdir: e.cfg.Workdir, Home: home(), Now: time.Now()})},
-		Settings: settings,
+		Settings: settings, SkillDirs: skillDirs(e.cfg, os.Stderr), // agent_skills.go
 		Options: workflows.SessionOptions{
 			MaxTurns: f.maxTurns, ModelHeartbeatTimeout: e.cfg.HeartbeatTimeout, ModelAttempts: int32(f.attempts),
 			MaxBudgetUSD: f.budget,
