@@ -4,192 +4,135 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"sync"
+	"time"
 
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
-	"github.com/toolpipe/toolpipe/activities"
-	"github.com/toolpipe/toolpipe/tool"
-	"github.com/toolpipe/toolpipe/workflows"
-)
-
-// The wire types of Turns and Sessions (their JSON is the contract other languages
-// use: docs/CROSS-LANGUAGE.md).
-type (
-	Block           = tool.Block
-	ToolResult      = tool.Result
-	TurnInput       = workflows.TurnInput
-	TurnResult      = workflows.TurnResult
-	TurnState       = workflows.TurnState
-	CollectResponse = workflows.CollectResponse
-	SessionInput    = workflows.SessionInput
-	SessionResult   = workflows.SessionResult
-	SessionState    = workflows.SessionState
-	SessionEvent    = workflows.SessionEvent
-	EventsResponse  = workflows.EventsResponse
+	"github.com/toolpipe/toolpipe/searchattr"
 )
 
 // Client starts and drives Turns and Sessions on one task queue: the queue of a
-// worker that Register was called on.
+// worker that has toolpipe's plugin (NewPlugin). It owns what a turn or session
+// is started with: its workflow id (TurnID, SessionWorkflowID), the settings it
+// enforces, the files the session read before, whether the working directory has
+// MCP servers, and whether the namespace has toolpipe's search attributes.
 type Client struct {
-	c        client.Client
-	queue    string
-	stateDir string
+	c         client.Client
+	queue     string
+	namespace string
+	stateDir  string
+	log       *slog.Logger
+	// promptCheck refuses settings with prompt hooks (WithPromptHookCheck).
+	promptCheck func() error
+	// answers says whether a query about a workflow would be answered now
+	// (WithQueryCheck).
+	answers func(ctx context.Context, workflowID string) bool
+	// tools are the program's own tools the workers have (WithTools): settings'
+	// rules may name them.
+	tools map[string]bool
+
+	attrsOnce sync.Once
+	attrsSet  bool // WithSearchAttributes
+	attrs     bool
+	failed    bool // the namespace has ToolpipeFailedCalls too
 }
 
 // ClientOption configures a Client.
 type ClientOption func(*Client)
 
-// WithStateDir names the state directory the workers of the task queue share. A
-// closed turn's or session's state is read from its history (closed.go), and the
-// payloads too large for history (a 5 MB Write) are read from its payload store.
+// WithStateDir names the state directory the workers of the task queue share.
+// The client reads there the files a session's earlier turns read (so that an
+// Edit may follow a Read of an earlier turn) and records the new ones when a turn
+// ends; a closed turn's or session's state is read from its history, and the
+// payloads too large for history (a 5 MB Write) from its payload store.
 func WithStateDir(dir string) ClientOption { return func(c *Client) { c.stateDir = dir } }
+
+// WithTools names the program's own tools its workers run (the Tools of
+// NewPlugin's Options), so that the settings' permission rules may name them as
+// they name a built-in tool; a rule naming a tool that is neither is skipped with
+// a warning.
+func WithTools(tools ...*Tool) ClientOption {
+	return func(c *Client) {
+		if c.tools == nil {
+			c.tools = map[string]bool{}
+		}
+		for _, t := range tools {
+			if t != nil {
+				c.tools[t.Name()] = true
+			}
+		}
+	}
+}
+
+// WithNamespace names the Temporal client's namespace (the SDK's client does not
+// say it), for the search-attribute check; default "default".
+func WithNamespace(ns string) ClientOption { return func(c *Client) { c.namespace = ns } }
+
+// WithLogger sets where the client's warnings go when a turn or session gives no
+// Warn function; nil means slog.Default().
+func WithLogger(l *slog.Logger) ClientOption { return func(c *Client) { c.log = l } }
+
+// WithSearchAttributes says whether the namespace has toolpipe's search
+// attributes (ToolpipeSessionID, ToolpipeStatus, ToolpipeFailedCalls), instead of asking the server
+// once (ListSearchAttributes): the embedded server always has them.
+func WithSearchAttributes(has bool) ClientOption {
+	return func(c *Client) { c.attrsSet, c.attrs, c.failed = true, has, has }
+}
+
+// WithPromptHookCheck has the client call check before it starts a turn or
+// session whose settings have prompt hooks (hooks that ask a model): its error
+// refuses the start (IsInvalidInput). A process that runs the queue's worker
+// itself, with the model of its own environment, checks that it has one: without
+// it every such hook would fail and let its call through.
+func WithPromptHookCheck(check func() error) ClientOption {
+	return func(c *Client) { c.promptCheck = check }
+}
+
+// WithQueryCheck has the client ask answers, before it queries a workflow that has
+// closed, whether a worker polls its task queue now: a query nobody answers waits
+// for its timeout (10 s). Session.Follow asks a closed session for its last events
+// only when answers says so; without the option it asks, waiting at most 2 s.
+func WithQueryCheck(answers func(ctx context.Context, workflowID string) bool) ClientOption {
+	return func(c *Client) { c.answers = answers }
+}
 
 // NewClient wraps a Temporal client for the given task queue.
 func NewClient(c client.Client, taskQueue string, opts ...ClientOption) *Client {
-	cl := &Client{c: c, queue: taskQueue}
+	cl := &Client{c: c, queue: taskQueue, namespace: client.DefaultNamespace}
 	for _, o := range opts {
 		o(cl)
+	}
+	if cl.log == nil {
+		cl.log = slog.Default()
 	}
 	return cl
 }
 
-// StartTurn starts a Turn under workflow id id: the tool_use blocks of one assistant
-// message (in.Blocks, with in.CloseIntake when that is all of them; or streamed in
-// later with AddBlocks). A turn that ran or runs under id is attached to, never run
-// again: after a crash, the same call finds its results (pick ids that name the
-// message, as `starter run` does).
-func (c *Client) StartTurn(ctx context.Context, id string, in TurnInput) (*Turn, error) {
-	if id == "" {
-		return nil, errors.New("toolpipe: StartTurn needs a workflow id")
+// TaskQueue is the queue the client starts turns and sessions on.
+func (c *Client) TaskQueue() string { return c.queue }
+
+// searchAttributes reports whether the namespace has toolpipe's required search
+// attributes and ToolpipeFailedCalls, asking the server once per client.
+func (c *Client) searchAttributes(ctx context.Context) (required, failedCalls bool) {
+	c.attrsOnce.Do(func() {
+		if !c.attrsSet {
+			c.attrs, c.failed = searchattr.Present(ctx, c.c.OperatorService(), c.namespace)
+		}
+	})
+	return c.attrs, c.attrs && c.failed
+}
+
+// warner is the warn function of a turn or session: the caller's, else the log.
+func (c *Client) warner(warn func(string)) func(string) {
+	if warn != nil {
+		return warn
 	}
-	in.Blocks = dropOversize(in.Blocks)
-	run, err := c.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: c.queue,
-		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		StaticSummary:            workflows.TurnStaticSummary(in),
-		StaticDetails:            workflows.TurnStaticDetails(in),
-	}, workflows.TurnWorkflowName, in)
-	var started *serviceerror.WorkflowExecutionAlreadyStarted
-	switch {
-	case errors.As(err, &started): // finished already: its result is kept
-		run = c.c.GetWorkflow(ctx, id, "")
-	case err != nil:
-		return nil, fmt.Errorf("toolpipe: start turn %s: %w", id, err)
-	}
-	return &Turn{c: c.c, api: c, ID: id, run: run}, nil
-}
-
-// Turn returns a handle on the turn with workflow id id.
-func (c *Client) Turn(id string) *Turn {
-	return &Turn{c: c.c, api: c, ID: id, run: c.c.GetWorkflow(context.Background(), id, "")}
-}
-
-// Turn is a running or finished Turn workflow.
-type Turn struct {
-	c   client.Client
-	api *Client
-	run client.WorkflowRun
-	// ID is the workflow id.
-	ID string
-}
-
-// AddBlocks hands streamed tool_use blocks to the turn; each starts as soon as the
-// scheduling rule allows. A block whose id the turn has is refused with
-// workflows.ErrDuplicateToolUseID (see workflows.Rejected).
-func (t *Turn) AddBlocks(ctx context.Context, blocks ...Block) error {
-	return t.update(ctx, workflows.AddBlocksUpdate, nil, dropOversize(blocks))
-}
-
-// dropOversize drops the inputs over their tools' limits before they are sent,
-// so that they are never stored: the turn answers each with the tool's size error
-// (tool.Registry.DropOversizeInput; a program's own tools take the largest input
-// any tool takes, as names the built-in registry does not know).
-func dropOversize(blocks []Block) []Block {
-	out := make([]Block, len(blocks))
-	for i, b := range blocks {
-		out[i] = activities.Builtins().DropOversizeInput(b)
-	}
-	return out
-}
-
-// CloseIntake says the assistant message has ended: the turn finishes once every
-// call has a result.
-func (t *Turn) CloseIntake(ctx context.Context) error {
-	return t.update(ctx, workflows.CloseIntakeUpdate, nil)
-}
-
-// Collect waits for results yielded from index from on (arrival order); pass the
-// response's Next to the next call, until Done. A turn that has finished takes no
-// more updates: its results then come from the workflow's result.
-func (t *Turn) Collect(ctx context.Context, from int) (CollectResponse, error) {
-	var r CollectResponse
-	err := t.update(ctx, workflows.CollectUpdate, &r, workflows.CollectRequest{From: from})
-	if err == nil || !t.closed(ctx) {
-		return r, err
-	}
-	res, rerr := t.Result(ctx)
-	if rerr != nil {
-		return r, rerr
-	}
-	if from < 0 || from > len(res.Results) {
-		return r, fmt.Errorf("toolpipe: turn %s: cursor %d is out of range: the turn yielded %d results", t.ID, from, len(res.Results))
-	}
-	return CollectResponse{Results: res.Results[from:], Next: len(res.Results), Done: true}, nil
-}
-
-// closed reports whether the turn's workflow has ended.
-func (t *Turn) closed(ctx context.Context) bool {
-	d, err := t.c.DescribeWorkflowExecution(ctx, t.ID, "")
-	return err == nil && d.GetWorkflowExecutionInfo().GetStatus() != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
-}
-
-// Result waits for the turn to end and returns every result in arrival order.
-func (t *Turn) Result(ctx context.Context) (TurnResult, error) {
-	var r TurnResult
-	if err := t.run.Get(ctx, &r); err != nil {
-		return r, fmt.Errorf("toolpipe: turn %s: %w", t.ID, err)
-	}
-	return r, nil
-}
-
-// State is each call's state, the calls awaiting approval and the notices. A turn
-// that has closed answers from its history, without a query (which would need a
-// worker polling its task queue): its calls are yielded, or StatusUnfinished when
-// the turn failed or was terminated before they ended.
-func (t *Turn) State(ctx context.Context) (TurnState, error) {
-	r, err := closed(ctx, t.c, t.ID)
-	if err != nil {
-		return TurnState{}, fmt.Errorf("toolpipe: turn %s: state: %w", t.ID, err)
-	}
-	if r == nil {
-		return query[TurnState](ctx, t.c, "turn", t.ID, "state", workflows.StateQuery)
-	}
-	st, err := t.api.turnState(ctx, r)
-	if err != nil {
-		return st, fmt.Errorf("toolpipe: turn %s: state from its history: %w", t.ID, err)
-	}
-	return st, nil
-}
-
-// Approve lets a call that waits for approval run.
-func (t *Turn) Approve(ctx context.Context, toolUseID string) error {
-	return t.update(ctx, workflows.ApproveUpdate, nil, workflows.ApprovalRequest{ToolUseID: toolUseID})
-}
-
-// Deny refuses a call that waits for approval; the model reads reason.
-func (t *Turn) Deny(ctx context.Context, toolUseID, reason string) error {
-	return t.update(ctx, workflows.DenyUpdate, nil, workflows.ApprovalRequest{ToolUseID: toolUseID, Reason: reason})
-}
-
-// Interrupt is a new user message: calls of InterruptCancel tools stop.
-func (t *Turn) Interrupt(ctx context.Context) error {
-	return t.c.SignalWorkflow(ctx, t.ID, "", workflows.InterruptSignal, nil)
-}
-
-func (t *Turn) update(ctx context.Context, name string, out any, args ...any) error {
-	return update(ctx, t.c, "turn", t.ID, name, name, out, args...)
+	return func(msg string) { c.log.Warn("toolpipe: " + msg) }
 }
 
 // update runs update name on the workflow id (a kind, "turn" or "session") until it
@@ -221,94 +164,33 @@ func query[T any](ctx context.Context, c client.Client, kind, id, what, queryTyp
 	return r, nil
 }
 
-// SessionWorkflowID is the workflow id of session s, as `starter agent` names it,
-// so `starter agent status S` finds sessions started here too.
-func SessionWorkflowID(sessionID string) string { return "session-" + sessionID }
-
-// StartSession starts an agent session: the model is called with in.Prompt and the
-// tools (the built-in ones, the registered custom ones, MCP ones), their calls run
-// as Turns, until the model stops calling tools. A session running already is
-// attached to; one that ended is continued (its conversation is in the state
-// directory) with in.Prompt as the next user message.
-func (c *Client) StartSession(ctx context.Context, in SessionInput) (*Session, error) {
-	if in.SessionID == "" || in.Workdir == "" {
-		return nil, errors.New("toolpipe: StartSession needs SessionInput.SessionID and Workdir")
+// transient reports whether err is the server being away for a moment (an embedded
+// server restarting in another process): worth asking again.
+func transient(err error) bool {
+	var unavailable *serviceerror.Unavailable
+	if errors.As(err, &unavailable) {
+		return true
 	}
-	id := SessionWorkflowID(in.SessionID)
-	run, err := c.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: c.queue,
-		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE, // continue an ended session
-		StaticSummary:         workflows.SessionStaticSummary(in),
-		StaticDetails:         workflows.SessionStaticDetails(in),
-	}, workflows.SessionWorkflowName, in)
-	if err != nil {
-		return nil, fmt.Errorf("toolpipe: start session %s: %w", in.SessionID, err)
+	if s, ok := status.FromError(err); ok {
+		switch s.Code() {
+		case codes.Unavailable, codes.DeadlineExceeded:
+			return true
+		}
 	}
-	return &Session{c: c.c, api: c, ID: id, run: run}, nil
+	return false
 }
 
-// Session returns a handle on the session with id sessionID.
-func (c *Client) Session(sessionID string) *Session {
-	id := SessionWorkflowID(sessionID)
-	return &Session{c: c.c, api: c, ID: id, run: c.c.GetWorkflow(context.Background(), id, "")}
+// pause waits d or until ctx ends.
+func pause(ctx context.Context, d time.Duration) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
 }
 
-// Session is a running or finished Session workflow.
-type Session struct {
-	c   client.Client
-	api *Client
-	run client.WorkflowRun
-	// ID is the workflow id.
-	ID string
-}
-
-// Send is a new user message: it interrupts the running turn and is answered after.
-func (s *Session) Send(ctx context.Context, text string) error {
-	return update(ctx, s.c, "session", s.ID, "send", workflows.SendUpdate, nil, workflows.SendRequest{Text: text})
-}
-
-// Events returns what happened from cursor from on: messages, tool calls, results.
-// The events are the running session's memory, not its history: a session that has
-// closed answers Done with no more events, without a query (which would need a
-// worker polling its task queue); its Result and State say how it ended.
-func (s *Session) Events(ctx context.Context, from int) (EventsResponse, error) {
-	r, err := closed(ctx, s.c, s.ID)
-	if err != nil {
-		return EventsResponse{}, fmt.Errorf("toolpipe: session %s: events: %w", s.ID, err)
-	}
-	if r != nil {
-		return EventsResponse{Next: from, Done: true}, nil
-	}
-	return query[EventsResponse](ctx, s.c, "session", s.ID, "events", workflows.EventsQuery, from)
-}
-
-// State is where the session stands: phase, turns, tokens, cost. A session that
-// has closed answers from its last run's history, without a query: phase done, and
-// what its result holds (LastError says how a run that did not complete ended).
-func (s *Session) State(ctx context.Context) (SessionState, error) {
-	r, err := closed(ctx, s.c, s.ID)
-	if err != nil {
-		return SessionState{}, fmt.Errorf("toolpipe: session %s: state: %w", s.ID, err)
-	}
-	if r == nil {
-		return query[SessionState](ctx, s.c, "session", s.ID, "state", workflows.SessionStateQuery)
-	}
-	st, err := s.api.sessionState(ctx, r)
-	if err != nil {
-		return st, fmt.Errorf("toolpipe: session %s: state from its history: %w", s.ID, err)
-	}
-	return st, nil
-}
-
-// Interrupt stops the running turn's cancel-able calls without a message.
-func (s *Session) Interrupt(ctx context.Context) error {
-	return s.c.SignalWorkflow(ctx, s.ID, "", workflows.SessionInterruptSignal, nil)
-}
-
-// Result waits for the session to end.
-func (s *Session) Result(ctx context.Context) (SessionResult, error) {
-	var r SessionResult
-	if err := s.run.Get(ctx, &r); err != nil {
-		return r, fmt.Errorf("toolpipe: session %s: %w", s.ID, err)
-	}
-	return r, nil
+// Closure says that a workflow had closed when it was attached to: how
+// ("completed", "failed", "terminated", …) and when.
+type Closure struct {
+	How string
+	At  time.Time
 }

@@ -15,8 +15,8 @@ func TestSessionCallErrorsNameTheSessionAndTheCall(t *testing.T) {
 	s := toolpipe.NewClient(testenv.Client(), testenv.TaskQueue(t)).Session("never-started-" + t.Name())
 	prefix := "toolpipe: session " + s.ID + ": "
 	_, stateErr := s.State(ctx)
-	_, eventsErr := s.Events(ctx, 0)
-	sendErr := s.Send(ctx, "hello")
+	_, _, _, eventsErr := s.Events(ctx, 0)
+	_, sendErr := s.Send(ctx, "hello")
 	for what, err := range map[string]error{"state": stateErr, "events": eventsErr, "send": sendErr} {
 		if err == nil || !strings.HasPrefix(err.Error(), prefix+what+": ") {
 			t.Errorf("%s: error %v, want one starting %q", what, err, prefix+what+": ")

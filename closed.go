@@ -19,7 +19,6 @@ import (
 
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/persistence"
-	"github.com/toolpipe/toolpipe/scheduler"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -29,10 +28,6 @@ import (
 // queue: the starter that ran it has exited, or no worker of the cluster serves that
 // queue any more. A closed workflow's state is in its history: what it was started
 // with, the blocks streamed into it and its result. State reads it from there.
-
-// StatusUnfinished is the state of a call of a closed turn that has no result: the
-// turn failed, was terminated or timed out before the call ended.
-const StatusUnfinished scheduler.Status = "unfinished"
 
 // closedRun is what the history of a closed run says.
 type closedRun struct {
@@ -160,7 +155,7 @@ func (c *Client) resolve(ctx context.Context, p *commonpb.Payload) (*commonpb.Pa
 // result in arrival order, then those left without one (StatusUnfinished).
 func (c *Client) turnState(ctx context.Context, r *closedRun) (TurnState, error) {
 	st := TurnState{IntakeClosed: true}
-	var in TurnInput
+	var in workflows.TurnInput
 	if err := c.decode(ctx, r.input, &in); err != nil {
 		return st, fmt.Errorf("its start input: %w", err)
 	}
@@ -178,17 +173,17 @@ func (c *Client) turnState(ctx context.Context, r *closedRun) (TurnState, error)
 			byID[b.ID] = b
 		}
 	}
-	var res TurnResult
+	var res workflows.TurnResult
 	if r.result != nil {
 		if err := c.decode(ctx, r.result, &res); err != nil {
 			return st, fmt.Errorf("its result: %w", err)
 		}
 	}
-	st.Notices = res.Notices
+	st.Notices = notices(res.Notices)
 	done := map[string]bool{}
 	for _, x := range res.Results {
 		done[x.ToolUseID] = true
-		st.Tools = append(st.Tools, closedCall(byID[x.ToolUseID], x.ToolUseID, scheduler.Yielded, x.IsError))
+		st.Tools = append(st.Tools, closedCall(byID[x.ToolUseID], x.ToolUseID, StatusYielded, x.IsError))
 		st.Errored = st.Errored || strings.HasPrefix(x.Content, "Cancelled: parallel tool call ")
 	}
 	for _, b := range blocks {
@@ -202,13 +197,13 @@ func (c *Client) turnState(ctx context.Context, r *closedRun) (TurnState, error)
 
 // closedCall is one call of a closed turn; b is zero when the history does not
 // hold its block.
-func closedCall(b tool.Block, id string, status scheduler.Status, isError bool) workflows.ToolState {
-	ts := workflows.ToolState{ID: id, Name: b.Name, Status: status, IsError: isError, Interrupt: tool.InterruptBlock}
+func closedCall(b tool.Block, id string, status CallStatus, isError bool) ToolState {
+	ts := ToolState{ID: id, Name: b.Name, Status: status, IsError: isError, Interrupt: InterruptBlock}
 	if b.Name != "" {
 		ts.Description = activities.Builtins().Describe(b)
 	}
 	if def, ok := activities.Builtins().Lookup(b.Name); ok {
-		ts.Safe, ts.Interrupt = def.IsConcurrencySafe(b.Input), def.InterruptBehavior()
+		ts.Safe, ts.Interrupt = def.IsConcurrencySafe(b.Input), Interrupt(def.InterruptBehavior())
 	}
 	return ts
 }
@@ -216,8 +211,8 @@ func closedCall(b tool.Block, id string, status scheduler.Status, isError bool) 
 // sessionState is a closed session's state as its last run's history tells it: the
 // result when it completed, what it was started with otherwise.
 func (c *Client) sessionState(ctx context.Context, r *closedRun) (SessionState, error) {
-	st := SessionState{Phase: workflows.PhaseDone}
-	var in SessionInput
+	st := SessionState{Phase: PhaseDone}
+	var in workflows.SessionInput
 	if err := c.decode(ctx, r.input, &in); err != nil {
 		return st, fmt.Errorf("its start input: %w", err)
 	}
@@ -229,11 +224,11 @@ func (c *Client) sessionState(ctx context.Context, r *closedRun) (SessionState, 
 		}
 		return st, nil
 	}
-	var res SessionResult
+	var res workflows.SessionResult
 	if err := c.decode(ctx, r.result, &res); err != nil {
 		return st, fmt.Errorf("its result: %w", err)
 	}
-	st.Turns, st.LastTurn, st.Usage, st.Cost, st.StopReason, st.LastError = res.Turns, res.LastTurn, res.Usage, res.Cost, res.StopReason, res.Error
+	st.Turns, st.LastTurn, st.Usage, st.Cost, st.StopReason, st.LastError = res.Turns, res.LastTurn, usage(res.Usage), res.Cost, res.StopReason, res.Error
 	st.Messages, st.Bytes = res.Conversation.Len(), res.Conversation.Bytes()
 	if res.Budget != nil {
 		st.Seen, st.Replaced = len(res.Budget.SeenIDs), len(res.Budget.Replacements)

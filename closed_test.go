@@ -16,9 +16,7 @@ import (
 	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/persistence"
-	"github.com/toolpipe/toolpipe/scheduler"
 	"github.com/toolpipe/toolpipe/wire"
-	"github.com/toolpipe/toolpipe/workflows"
 )
 
 // countingClient is a client of the shared server, keeping large payloads in the
@@ -47,11 +45,11 @@ func countingClient(t *testing.T, stateDir string) (client.Client, *atomic.Int32
 func stoppableWorker(t *testing.T, c client.Client, stateDir string) (queue string, stop func()) {
 	t.Helper()
 	queue = testenv.TaskQueue(t)
-	w := sdkworker.New(c, queue, toolpipe.WorkerOptions(sdkworker.Options{}))
-	reg, err := toolpipe.Register(w, toolpipe.Options{StateDir: stateDir})
+	p, err := toolpipe.NewPlugin(c, toolpipe.Options{StateDir: stateDir})
 	if err != nil {
 		t.Fatal(err)
 	}
+	w := sdkworker.New(c, queue, sdkworker.Options{Plugins: []sdkworker.Plugin{p}})
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +58,6 @@ func stoppableWorker(t *testing.T, c client.Client, stateDir string) (queue stri
 		if !stopped {
 			stopped = true
 			w.Stop()
-			_ = reg.Close()
 		}
 	}
 	t.Cleanup(stop)
@@ -78,11 +75,10 @@ func TestClosedTurnStateComesFromItsHistory(t *testing.T) {
 	queue, stop := stoppableWorker(t, c, stateDir)
 	ctx := testenv.Context(t)
 	tp := toolpipe.NewClient(c, queue, toolpipe.WithStateDir(stateDir))
-	turn, err := tp.StartTurn(ctx, "turn-"+t.Name(), toolpipe.TurnInput{SessionID: "s1", Workdir: work,
-		Blocks: []toolpipe.Block{
-			{ID: "g1", Name: "Glob", Input: raw(`{"pattern":"*.txt"}`)},
-			{ID: "n1", Name: "Nope", Input: raw(`{}`)},
-		}})
+	turn, err := tp.StartTurn(ctx, []toolpipe.Block{
+		{ID: "g1", Name: "Glob", Input: raw(`{"pattern":"*.txt"}`)},
+		{ID: "n1", Name: "Nope", Input: raw(`{}`)},
+	}, toolpipe.TurnOptions{SessionID: "s1-" + t.Name(), Workdir: work, Stream: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +103,7 @@ func TestClosedTurnStateComesFromItsHistory(t *testing.T) {
 	if n := queries.Load() - before; n != 0 {
 		t.Errorf("State of a closed turn made %d QueryWorkflow calls, want none", n)
 	}
-	got := map[string]workflows.ToolState{}
+	got := map[string]toolpipe.ToolState{}
 	for _, ts := range st.Tools {
 		got[ts.ID] = ts
 	}
@@ -122,7 +118,7 @@ func TestClosedTurnStateComesFromItsHistory(t *testing.T) {
 		"w1": {"Write", "Write(/", false}, "r1": {"Read", "Read(/", true},
 	} {
 		ts := got[id]
-		if ts.Name != want.name || ts.Status != scheduler.Yielded || ts.IsError != want.isError ||
+		if ts.Name != want.name || ts.Status != toolpipe.StatusYielded || ts.IsError != want.isError ||
 			!strings.HasPrefix(ts.Description, want.desc) {
 			t.Errorf("%s: %+v, want %s %q… yielded, error %v", id, ts, want.name, want.desc, want.isError)
 		}
@@ -155,8 +151,8 @@ func TestClosedSessionStateComesFromItsHistory(t *testing.T) {
 	queue, stop := stoppableWorker(t, c, stateDir)
 	ctx := testenv.Context(t)
 	tp := toolpipe.NewClient(c, queue, toolpipe.WithStateDir(stateDir))
-	s, err := tp.StartSession(ctx, toolpipe.SessionInput{SessionID: "closed-" + t.Name(), Workdir: t.TempDir(), Prompt: "look",
-		Model: workflows.ModelOptions{Model: "claude-test"}})
+	s, err := tp.StartSession(ctx, toolpipe.SessionOptions{SessionID: "closed-" + t.Name(), Workdir: t.TempDir(), Prompt: "look",
+		Model: "claude-test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,18 +165,18 @@ func TestClosedSessionStateComesFromItsHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, err := tp.Session("closed-"+t.Name()).Events(ctx, 3)
+	events, next, done, err := tp.Session("closed-"+t.Name()).Events(ctx, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := queries.Load() - before; n != 0 {
 		t.Errorf("State and Events of a closed session made %d QueryWorkflow calls, want none", n)
 	}
-	if st.Phase != workflows.PhaseDone || st.Turns != 2 || st.LastTurn != 1 || st.StopReason != "end_turn" || st.Model != "claude-test" ||
+	if st.Phase != toolpipe.PhaseDone || st.Turns != 2 || st.LastTurn != 1 || st.StopReason != "end_turn" || st.Model != "claude-test" ||
 		st.Messages == 0 || st.Usage.OutputTokens == 0 {
 		t.Errorf("state %+v", st)
 	}
-	if !ev.Done || ev.Next != 3 || len(ev.Events) != 0 {
-		t.Errorf("events %+v, want done at cursor 3", ev)
+	if !done || next != 3 || len(events) != 0 {
+		t.Errorf("events %+v next %d done %v, want done at cursor 3", events, next, done)
 	}
 }

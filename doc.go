@@ -17,20 +17,37 @@
 // # Determinism
 //
 // The Turn workflow consults the tool registry while it schedules, so the registry is
-// process-wide (Register adds to it) and every worker polling a task queue must
-// register the same tools with the same contract. IsConcurrencySafe runs in workflow
-// code and must be a pure function of its input. A turn records, the first time a
-// call names a tool that is neither built in nor an MCP tool, whether its worker knew
-// it: a worker that lacks a tool the turn recorded fails the workflow task with a
-// message naming the tool (Temporal retries it, and a worker that has the tool
-// continues), and a name recorded as unknown stays unknown.
+// process-wide (NewPlugin adds the Options' Tools to it) and every worker polling a
+// task queue must have the same tools with the same contract. IsConcurrencySafe runs
+// in workflow code and must be a pure function of its input. A turn records, the
+// first time a call names a tool that is neither built in nor an MCP tool, whether
+// its worker knew it: a worker that lacks a tool the turn recorded fails the workflow
+// task with a message naming the tool (Temporal retries it, and a worker that has the
+// tool continues), and a name recorded as unknown stays unknown.
 //
 // # Workers and clients
 //
-// Register puts the workflows and activities on a worker the program created, on
-// its own task queue, beside its own workflows; WorkerOptions adds the settings
-// toolpipe needs to the program's worker options. Client starts and drives Turns and
-// Sessions on that queue. Tracing and metrics follow the Temporal client: build its
-// options with worker.NewTelemetry's ClientOptions and the tool spans appear under
-// the SDK's.
+// NewPlugin is the one set-up of a worker that runs toolpipe, as a plugin of the
+// Temporal SDK's worker (worker.Options.Plugins): the worker options the workflows
+// need, the workflows and activities (built-in tools, custom tools, hooks, MCP, the
+// model), the lost-worker records and the sweep of dead workers' calls, and the
+// shutdown that reports the calls it stopped. cmd/starter's in-process workers and
+// cmd/worker are built the same way. The worker runs on the program's own task
+// queue, beside its own workflows.
+//
+// Client starts and drives Turns and Sessions on that queue, and owns what they
+// are started with: the turn's workflow id (TurnID) and the rule that refuses
+// another message reusing its ids (IsTurnCollision), the settings (Settings), the
+// files the session read before, the working directory's MCP servers and the
+// search attributes. `starter run` and `starter agent` are this client. A turn's
+// results reach the client once, as the turn yields them (Turn.Follow); a closed
+// turn's or session's state is read from its history, without a worker.
+//
+// Errors are classified by predicates (IsInvalidInput, IsWorkerLost,
+// IsDuplicateToolUseID, ...), never by their text. The importing program links the
+// Temporal SDK, not the Temporal server: the embedded development server lives in
+// package connect, which cmd/starter uses.
+//
+// Tracing and metrics follow the Temporal client: build its options with
+// worker.NewTelemetry's ClientOptions and the tool spans appear under the SDK's.
 package toolpipe

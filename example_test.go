@@ -5,10 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/contrib/envconfig"
+	sdklog "go.temporal.io/sdk/log"
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe"
@@ -61,75 +65,114 @@ func ExampleNewTool_collision() {
 }
 
 // toolpipe in a program's own worker, beside the program's workflows, on the
-// program's task queue.
-func ExampleRegister() {
+// program's task queue: the plugin registers toolpipe's workflows and activities
+// when the worker starts, with the lost-worker records and sweep.
+func ExampleNewPlugin() {
 	c, err := client.Dial(client.Options{}) // TEMPORAL_ADDRESS or localhost:7233
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer c.Close()
-	w := sdkworker.New(c, "my-agents", toolpipe.WorkerOptions(sdkworker.Options{}))
-	// w.RegisterWorkflow(MyWorkflow) ...
-	reg, err := toolpipe.Register(w, toolpipe.Options{
+	p, err := toolpipe.NewPlugin(c, toolpipe.Options{
 		StateDir: "/var/lib/my-agents", // shared by every worker and client of the queue
 		Tools:    []*toolpipe.Tool{ /* your tools */ },
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer reg.Close()
+	w := sdkworker.New(c, "my-agents", sdkworker.Options{Plugins: []sdkworker.Plugin{p}})
+	// w.RegisterWorkflow(MyWorkflow) ...
 	if err := w.Run(sdkworker.InterruptCh()); err != nil {
 		log.Fatal(err)
 	}
 }
 
-// A turn from a client: the tool_use blocks of one assistant message, and the
-// tool_result blocks in arrival order.
+// A turn from a client: the tool_use blocks of one assistant message, started on a
+// queue whose worker has toolpipe's plugin, and the tool_result blocks in arrival
+// order as the turn yields them. Running the same message again attaches to the
+// same turn and runs nothing again.
 func ExampleClient_StartTurn() {
-	c, err := client.Dial(client.Options{})
+	opts := envconfig.MustLoadDefaultClientOptions() // TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE
+	opts.Logger = sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))
+	c, err := client.Dial(opts)
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer c.Close()
+	stateDir, _ := os.MkdirTemp("", "toolpipe-state")
+	defer os.RemoveAll(stateDir)
+	p, err := toolpipe.NewPlugin(c, toolpipe.Options{StateDir: stateDir, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	w := sdkworker.New(c, "example-turns", sdkworker.Options{Plugins: []sdkworker.Plugin{p}})
+	if err := w.Start(); err != nil {
+		log.Fatal(err)
+	}
+	defer w.Stop()
+
+	work, _ := os.MkdirTemp("", "toolpipe-work")
+	defer os.RemoveAll(work)
+	os.WriteFile(filepath.Join(work, "main.go"), []byte("package main // TODO: greet\n"), 0o644)
 	ctx := context.Background()
-	tp := toolpipe.NewClient(c, "my-agents")
-	turn, err := tp.StartTurn(ctx, "turn-42", toolpipe.TurnInput{
-		SessionID: "s42", Workdir: "/srv/repo", CloseIntake: true,
-		Blocks: []toolpipe.Block{
-			{ID: "toolu_1", Name: "Bash", Input: json.RawMessage(`{"command":"git status --short"}`)},
-			{ID: "toolu_2", Name: "DeployPreview", Input: json.RawMessage(`{"branch":"feature-x","dry_run":true}`)},
-		},
+	tp := toolpipe.NewClient(c, "example-turns", toolpipe.WithStateDir(stateDir))
+	message := []toolpipe.Block{
+		{ID: "toolu_1", Name: "Glob", Input: json.RawMessage(`{"pattern":"*.go"}`)},
+		{ID: "toolu_2", Name: "Grep", Input: json.RawMessage(`{"pattern":"TODO","output_mode":"content"}`)},
+		{ID: "toolu_3", Name: "Deploy", Input: json.RawMessage(`{}`)},
+	}
+	turn, err := tp.StartTurn(ctx, message, toolpipe.TurnOptions{SessionID: "example", Workdir: work})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := turn.Follow(ctx, func(r toolpipe.ToolResult) {
+		fmt.Println(r.ToolUseID, r.IsError, strings.SplitN(r.Content, "\n", 2)[0])
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := turn.Result(ctx)
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, r := range res.Results {
-		fmt.Println(r.ToolUseID, r.IsError, strings.SplitN(r.Content, "\n", 2)[0])
-	}
+	fmt.Println(len(res.Results), "results; turn", turn.ID == toolpipe.TurnID("example", message))
+	// Output:
+	// toolu_1 false main.go
+	// toolu_2 false main.go:1:package main // TODO: greet
+	// toolu_3 true <tool_use_error>Error: No such tool available: Deploy</tool_use_error>
+	// 3 results; turn true
 }
 
-// An agent session: the model calls tools (the built-in ones and the registered
-// custom ones) until it is done.
+// The workflow id of a turn: the same message in the same session names the same
+// turn, whatever its inputs (a streamed message is named by its first block).
+func ExampleTurnID() {
+	fmt.Println(toolpipe.TurnID("s1", []toolpipe.Block{{ID: "toolu_01"}, {ID: "toolu_02"}}))
+	fmt.Println(toolpipe.TurnID("s1", []toolpipe.Block{{ID: "toolu_01", Name: "Bash"}, {ID: "toolu_02", Name: "Read"}}))
+	// Output:
+	// turn-s1-6f65027045b821c1fcb855ce
+	// turn-s1-6f65027045b821c1fcb855ce
+}
+
+// An agent session: the model calls tools (the built-in ones and the workers'
+// custom ones) until it is done; the events are printed as they happen.
 func ExampleClient_StartSession() {
-	c, err := client.Dial(client.Options{})
+	c, err := client.Dial(envconfig.MustLoadDefaultClientOptions())
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer c.Close()
 	ctx := context.Background()
-	s, err := toolpipe.NewClient(c, "my-agents").StartSession(ctx, toolpipe.SessionInput{
+	tp := toolpipe.NewClient(c, "my-agents", toolpipe.WithStateDir("/var/lib/my-agents"))
+	s, err := tp.StartSession(ctx, toolpipe.SessionOptions{
 		SessionID: "release-notes", Workdir: "/srv/repo", Prompt: "Deploy a preview of feature-x",
+		Settings: &toolpipe.Settings{TrustWorkspace: true}, MaxBudgetUSD: 2,
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := s.Result(ctx)
+	res, err := s.Follow(ctx, func(e toolpipe.SessionEvent) {
+		if e.Kind == toolpipe.EventToolUse {
+			fmt.Println("->", e.Text)
+		}
+	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Fprintln(os.Stdout, res.StopReason, res.Text)
+	fmt.Println(res.StopReason, res.Text, res.Usage)
 }

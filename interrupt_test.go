@@ -32,8 +32,8 @@ func TestCustomToolInterrupt(t *testing.T) {
 	})
 	c, _ := ownWorker(t, toolpipe.Options{Tools: []*toolpipe.Tool{wait}})
 	ctx := testenv.Context(t)
-	turn, err := c.StartTurn(ctx, "interrupt-"+t.Name(), toolpipe.TurnInput{SessionID: "s7", Workdir: t.TempDir(), CloseIntake: true,
-		Blocks: []toolpipe.Block{{ID: "w1", Name: "Wait", Input: raw(`{}`)}}})
+	turn, err := c.StartTurn(ctx, []toolpipe.Block{{ID: "w1-" + t.Name(), Name: "Wait", Input: raw(`{}`)}},
+		toolpipe.TurnOptions{SessionID: "s7", Workdir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

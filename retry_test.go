@@ -38,11 +38,10 @@ func TestCustomToolRetries(t *testing.T) {
 	})
 	c, _ := ownWorker(t, toolpipe.Options{Tools: []*toolpipe.Tool{flaky}})
 	ctx := testenv.Context(t)
-	turn, err := c.StartTurn(ctx, "retries-"+t.Name(), toolpipe.TurnInput{SessionID: "s3", Workdir: t.TempDir(), CloseIntake: true,
-		Blocks: []toolpipe.Block{
-			{ID: "r", Name: "Flaky", Input: raw(`{}`)},
-			{ID: "w", Name: "Flaky", Input: raw(`{"write":true}`)},
-		}})
+	turn, err := c.StartTurn(ctx, []toolpipe.Block{
+		{ID: "r", Name: "Flaky", Input: raw(`{}`)},
+		{ID: "w", Name: "Flaky", Input: raw(`{"write":true}`)},
+	}, toolpipe.TurnOptions{SessionID: "s3-" + t.Name(), Workdir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,10 +14,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe"
-	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/internal/testenv"
-	"github.com/toolpipe/toolpipe/permissions"
-	"github.com/toolpipe/toolpipe/workflows"
 )
 
 // stamp is a custom tool: it writes a stamp file into the working directory, or with
@@ -65,20 +62,20 @@ func Greet(ctx workflow.Context, name string) (string, error) { return "hello " 
 func ownWorker(t *testing.T, opts toolpipe.Options) (*toolpipe.Client, string) {
 	t.Helper()
 	queue := testenv.TaskQueue(t)
-	w := sdkworker.New(testenv.Client(), queue, toolpipe.WorkerOptions(sdkworker.Options{}))
-	w.RegisterWorkflowWithOptions(Greet, workflow.RegisterOptions{Name: "Greet"})
 	if opts.StateDir == "" {
 		opts.StateDir = t.TempDir()
 	}
-	reg, err := toolpipe.Register(w, opts)
+	p, err := toolpipe.NewPlugin(testenv.Client(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	w := sdkworker.New(testenv.Client(), queue, sdkworker.Options{Plugins: []sdkworker.Plugin{p}})
+	w.RegisterWorkflowWithOptions(Greet, workflow.RegisterOptions{Name: "Greet"})
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { w.Stop(); _ = reg.Close() })
-	return toolpipe.NewClient(testenv.Client(), queue), queue
+	t.Cleanup(w.Stop)
+	return toolpipe.NewClient(testenv.Client(), queue, toolpipe.WithTools(opts.Tools...)), queue
 }
 
 func raw(s string) json.RawMessage { return json.RawMessage(s) }
@@ -103,12 +100,12 @@ func TestCustomToolInAProgramsWorker(t *testing.T) {
 		t.Fatalf("the program's workflow: %q, %v", hello, err)
 	}
 
-	turn, err := c.StartTurn(ctx, "turn-"+t.Name(), toolpipe.TurnInput{SessionID: "s1", Workdir: dir})
+	turn, err := c.StartTurn(ctx, []toolpipe.Block{{ID: "w1", Name: "Stamp", Input: raw(`{"text":"v1"}`)}},
+		toolpipe.TurnOptions{SessionID: "s1", Workdir: dir, Stream: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := turn.AddBlocks(ctx,
-		toolpipe.Block{ID: "w1", Name: "Stamp", Input: raw(`{"text":"v1"}`)},
 		toolpipe.Block{ID: "bad", Name: "Stamp", Input: raw(`{"text":"v1","color":"red"}`)},
 		toolpipe.Block{ID: "p1", Name: "Stamp", Input: raw(`{"text":"","peek":true}`)},
 		toolpipe.Block{ID: "big", Name: "Stamp", Input: raw(`{"text":"v2","size":5000}`)},
@@ -119,15 +116,12 @@ func TestCustomToolInAProgramsWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []toolpipe.ToolResult
-	for from := 0; ; {
-		r, err := turn.Collect(ctx, from)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, from = append(got, r.Results...), r.Next
-		if r.Done {
-			break
-		}
+	res, err := turn.Follow(ctx, func(r toolpipe.ToolResult) { got = append(got, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) != len(got) {
+		t.Fatalf("Follow handed over %d results and returned %d", len(got), len(res.Results))
 	}
 	if len(got) != 4 {
 		t.Fatalf("results %+v", got)
@@ -157,15 +151,18 @@ func TestCustomToolPermissionsAndHooks(t *testing.T) {
 	c, _ := ownWorker(t, toolpipe.Options{Tools: []*toolpipe.Tool{stamp}})
 	ctx := testenv.Context(t)
 	dir := t.TempDir()
-	deny, err := permissions.ParseRuleFor("Stamp", func(name string) bool { return name == "Stamp" })
-	if err != nil {
-		t.Fatal(err)
+	settingsFile := func(name, json string) *toolpipe.Settings {
+		f := filepath.Join(t.TempDir(), name+".json")
+		if err := os.WriteFile(f, []byte(json), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return &toolpipe.Settings{File: f, UserDir: t.TempDir()}
 	}
-	run := func(id string, settings *workflows.TurnSettings, blocks ...toolpipe.Block) (*toolpipe.Turn, error) {
-		return c.StartTurn(ctx, id, toolpipe.TurnInput{SessionID: "s2", Workdir: dir, Settings: settings, CloseIntake: true, Blocks: blocks})
+	run := func(settings *toolpipe.Settings, blocks ...toolpipe.Block) (*toolpipe.Turn, error) {
+		return c.StartTurn(ctx, blocks, toolpipe.TurnOptions{SessionID: "s2-" + t.Name(), Workdir: dir, Settings: settings})
 	}
 
-	denied, err := run("denied-"+t.Name(), &workflows.TurnSettings{Permissions: &permissions.Policy{Deny: []permissions.Rule{deny}, WorkDir: dir}},
+	denied, err := run(settingsFile("deny", `{"permissions":{"deny":["Stamp"]}}`),
 		toolpipe.Block{ID: "d1", Name: "Stamp", Input: raw(`{"text":"x"}`)})
 	if err != nil {
 		t.Fatal(err)
@@ -178,8 +175,7 @@ func TestCustomToolPermissionsAndHooks(t *testing.T) {
 		t.Fatal("a denied call ran")
 	}
 
-	hooked, err := run("hooked-"+t.Name(), &workflows.TurnSettings{Hooks: hooks.Config{PreToolUse: []hooks.Group{
-		{Matcher: "Stamp", Hooks: []hooks.Command{{Command: "echo 'stamps are frozen' >&2; exit 2"}}}}}},
+	hooked, err := run(settingsFile("hooks", `{"hooks":{"PreToolUse":[{"matcher":"Stamp","hooks":[{"type":"command","command":"echo 'stamps are frozen' >&2; exit 2"}]}]}}`),
 		toolpipe.Block{ID: "h1", Name: "Stamp", Input: raw(`{"text":"x"}`)})
 	if err != nil {
 		t.Fatal(err)
@@ -189,8 +185,9 @@ func TestCustomToolPermissionsAndHooks(t *testing.T) {
 		t.Fatalf("hooked: %+v, %v", res, err)
 	}
 
-	asked, err := run("asked-"+t.Name(), &workflows.TurnSettings{Permissions: &permissions.Policy{WorkDir: dir}},
-		toolpipe.Block{ID: "a1", Name: "Stamp", Input: raw(`{"text":"approved"}`)})
+	ask := settingsFile("ask", `{}`)
+	ask.Mode = "default"
+	asked, err := run(ask, toolpipe.Block{ID: "a1", Name: "Stamp", Input: raw(`{"text":"approved"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,8 +202,11 @@ func TestCustomToolPermissionsAndHooks(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond) // no event: the state is polled
 	}
-	if err := asked.Approve(ctx, "a1"); err != nil {
-		t.Fatal(err)
+	if p, err := asked.Approve(ctx, "a1"); err != nil || p.ToolUseID != "a1" || p.Tool != "Stamp" {
+		t.Fatalf("approve: %+v, %v", p, err)
+	}
+	if _, err := asked.Approve(ctx, "a1"); !toolpipe.IsNotAwaitingApproval(err) {
+		t.Errorf("approving again: %v, want IsNotAwaitingApproval", err)
 	}
 	res, err = asked.Result(ctx)
 	if err != nil || res.Results[0].Content != "stamped a1" {
@@ -234,59 +234,66 @@ func TestRegisterRefusesBadTools(t *testing.T) {
 	}
 	other := toolpipe.MustTool(toolpipe.ToolSpec{Name: "Stamp", Description: "Another stamp.", InputSchema: raw(`{"type":"object"}`),
 		Run: func(context.Context, toolpipe.Call) (toolpipe.Result, error) { return toolpipe.Result{}, nil }})
-	w := sdkworker.New(testenv.Client(), testenv.TaskQueue(t), sdkworker.Options{})
-	if _, err := toolpipe.Register(w, toolpipe.Options{StateDir: t.TempDir(), Tools: []*toolpipe.Tool{stamp}}); err != nil {
+	c := testenv.Client()
+	if _, err := toolpipe.NewPlugin(c, toolpipe.Options{StateDir: t.TempDir(), Tools: []*toolpipe.Tool{stamp}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := toolpipe.Register(w, toolpipe.Options{StateDir: t.TempDir(), Tools: []*toolpipe.Tool{other}}); err == nil ||
-		!strings.Contains(err.Error(), `Register was already called on this worker`) {
+	// Tools are a worker's: another worker of the process may have another Stamp.
+	if _, err := toolpipe.NewPlugin(c, toolpipe.Options{StateDir: t.TempDir(), Tools: []*toolpipe.Tool{other}}); err != nil {
+		t.Fatalf("a second worker's own Stamp: %v", err)
+	}
+	if _, err := toolpipe.NewPlugin(c, toolpipe.Options{StateDir: t.TempDir(), Tools: []*toolpipe.Tool{stamp, other}}); err == nil ||
+		!strings.Contains(err.Error(), `Stamp`) {
 		t.Fatalf("error %v", err)
 	}
-	if _, err := toolpipe.Register(w, toolpipe.Options{StateDir: "relative"}); err == nil {
+	if _, err := toolpipe.NewPlugin(c, toolpipe.Options{StateDir: "relative"}); err == nil {
 		t.Fatal("a relative state directory was taken")
 	}
-	if _, err := toolpipe.Register(w, toolpipe.Options{StateDir: t.TempDir(), Thresholds: map[string]int{"Bash": -1}}); err == nil ||
+	if _, err := toolpipe.NewPlugin(c, toolpipe.Options{StateDir: t.TempDir(), Thresholds: map[string]int{"Bash": -1}}); err == nil ||
 		!strings.Contains(err.Error(), `Thresholds["Bash"] is -1`) {
 		t.Fatalf("error %v", err)
 	}
 }
 
-// TestCollectAfterTheTurnEnded: a client that collects after the turn finished (it
-// takes no updates then) still gets the results, from the workflow's result.
-func TestCollectAfterTheTurnEnded(t *testing.T) {
+// TestFollowAfterTheTurnEnded: a client that follows after the turn finished (it
+// takes no updates then) still gets every result, from the workflow's result.
+func TestFollowAfterTheTurnEnded(t *testing.T) {
 	c, _ := ownWorker(t, toolpipe.Options{Tools: []*toolpipe.Tool{stamp}})
 	ctx := testenv.Context(t)
-	turn, err := c.StartTurn(ctx, "late-"+t.Name(), toolpipe.TurnInput{SessionID: "s5", Workdir: t.TempDir(), CloseIntake: true,
-		Blocks: []toolpipe.Block{{ID: "l1", Name: "Stamp", Input: raw(`{"text":"x"}`)}, {ID: "l2", Name: "Stamp", Input: raw(`{"text":"y"}`)}}})
+	turn, err := c.StartTurn(ctx, []toolpipe.Block{{ID: "l1", Name: "Stamp", Input: raw(`{"text":"x"}`)}, {ID: "l2", Name: "Stamp", Input: raw(`{"text":"y"}`)}},
+		toolpipe.TurnOptions{SessionID: "s5-" + t.Name(), Workdir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := turn.Result(ctx); err != nil {
 		t.Fatal(err)
 	}
-	r, err := turn.Collect(ctx, 1)
-	if err != nil || !r.Done || r.Next != 2 || len(r.Results) != 1 || r.Results[0].Content != "stamped l2" {
-		t.Fatalf("Collect after the end: %+v, %v", r, err)
-	}
-	if _, err := turn.Collect(ctx, 3); err == nil {
-		t.Fatal("a cursor past the results was taken")
+	var got []string
+	res, err := turn.Follow(ctx, func(r toolpipe.ToolResult) { got = append(got, r.Content) })
+	if err != nil || len(res.Results) != 2 || strings.Join(got, ",") != "stamped l1,stamped l2" {
+		t.Fatalf("Follow after the end: %+v %q, %v", res, got, err)
 	}
 }
 
-// TestStartTurnAgainAttaches: starting a finished turn's id again runs nothing and
-// returns its results (a program that crashed after starting it).
+// TestStartTurnAgainAttaches: starting the same message again runs nothing and
+// returns its results (a program that crashed after starting it): the turn is
+// named by the session and the ids (TurnID), and says it had finished. Another
+// message reusing the ids is refused.
 func TestStartTurnAgainAttaches(t *testing.T) {
 	c, _ := ownWorker(t, toolpipe.Options{Tools: []*toolpipe.Tool{stamp}})
 	ctx := testenv.Context(t)
 	dir := t.TempDir()
-	in := toolpipe.TurnInput{SessionID: "s6", Workdir: dir, CloseIntake: true,
-		Blocks: []toolpipe.Block{{ID: "a1", Name: "Stamp", Input: raw(`{"text":"first"}`)}}}
+	blocks := []toolpipe.Block{{ID: "a1", Name: "Stamp", Input: raw(`{"text":"first"}`)}}
+	opts := toolpipe.TurnOptions{SessionID: "s6-" + t.Name(), Workdir: dir}
 	for i := range 2 {
-		turn, err := c.StartTurn(ctx, "again-"+t.Name(), in)
+		turn, err := c.StartTurn(ctx, blocks, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := turn.Result(ctx)
+		if turn.ID != toolpipe.TurnID(opts.SessionID, blocks) || turn.Attached() != (i == 1) || (turn.Finished() != nil) != (i == 1) {
+			t.Fatalf("start %d: id %s, attached %v, finished %+v", i, turn.ID, turn.Attached(), turn.Finished())
+		}
+		res, err := turn.Follow(ctx, nil)
 		if err != nil || res.Results[0].Content != "stamped a1" {
 			t.Fatalf("start %d: %+v, %v", i, res, err)
 		}
@@ -296,6 +303,10 @@ func TestStartTurnAgainAttaches(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "stamp.txt")); string(b) != "changed" {
 		t.Fatalf("the second start ran the tool again: stamp is %q", b)
+	}
+	other := []toolpipe.Block{{ID: "a1", Name: "Stamp", Input: raw(`{"text":"another message"}`)}}
+	if _, err := c.StartTurn(ctx, other, opts); !toolpipe.IsTurnCollision(err) || !toolpipe.IsInvalidInput(err) {
+		t.Fatalf("another message with the same ids: %v, want a TurnCollisionError", err)
 	}
 }
 
@@ -314,8 +325,8 @@ func TestWorkersOfOneProcessHaveTheirOwnTools(t *testing.T) {
 		{with, "with-" + t.Name(), "stamped w1"},
 		{without, "without-" + t.Name(), "No such tool available: Stamp"},
 	} {
-		turn, err := c.c.StartTurn(ctx, c.id, toolpipe.TurnInput{SessionID: "s6", Workdir: t.TempDir(), CloseIntake: true,
-			Blocks: []toolpipe.Block{{ID: "w1", Name: "Stamp", Input: raw(`{"text":"x"}`)}}})
+		turn, err := c.c.StartTurn(ctx, []toolpipe.Block{{ID: "w1", Name: "Stamp", Input: raw(`{"text":"x"}`)}},
+			toolpipe.TurnOptions{SessionID: c.id, Workdir: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,16 +10,6 @@ import (
 	"github.com/toolpipe/toolpipe/tool"
 )
 
-// Interrupt is what a user's new message does to a running call of a tool.
-type Interrupt = tool.InterruptBehavior
-
-// The interrupt behaviours: InterruptCancel stops the call (its context is
-// cancelled), InterruptBlock lets it finish while the message waits.
-const (
-	InterruptCancel = tool.InterruptCancel
-	InterruptBlock  = tool.InterruptBlock
-)
-
 // ToolSpec describes a tool. NewTool checks it.
 type ToolSpec struct {
 	// Name is what the model calls the tool: 1-64 letters, digits, '_' or '-', not a
@@ -95,7 +85,7 @@ func NewTool(s ToolSpec) (*Tool, error) {
 	}
 	t, err := tool.NewCustom(tool.CustomSpec{
 		Name: s.Name, Description: s.Description, InputSchema: s.InputSchema,
-		MaxResultSizeChars: s.MaxResultSizeChars, Interrupt: s.Interrupt, IsConcurrencySafe: s.IsConcurrencySafe,
+		MaxResultSizeChars: s.MaxResultSizeChars, Interrupt: tool.InterruptBehavior(s.Interrupt), IsConcurrencySafe: s.IsConcurrencySafe,
 		Run: run,
 	})
 	if err != nil {

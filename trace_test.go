@@ -15,19 +15,18 @@ import (
 func TestCustomToolIsTraced(t *testing.T) {
 	_, c, spans := testenv.TracedClient(t)
 	queue := testenv.TaskQueue(t)
-	w := sdkworker.New(c, queue, toolpipe.WorkerOptions(sdkworker.Options{}))
-	reg, err := toolpipe.Register(w, toolpipe.Options{StateDir: t.TempDir(), Tools: []*toolpipe.Tool{stamp}})
+	p, err := toolpipe.NewPlugin(c, toolpipe.Options{StateDir: t.TempDir(), Tools: []*toolpipe.Tool{stamp}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer reg.Close()
+	w := sdkworker.New(c, queue, sdkworker.Options{Plugins: []sdkworker.Plugin{p}})
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer w.Stop()
 	ctx := testenv.Context(t)
-	turn, err := toolpipe.NewClient(c, queue).StartTurn(ctx, "traced-"+t.Name(), toolpipe.TurnInput{SessionID: "s4", Workdir: t.TempDir(),
-		CloseIntake: true, Blocks: []toolpipe.Block{{ID: "t1", Name: "Stamp", Input: raw(`{"text":"x"}`)}}})
+	turn, err := toolpipe.NewClient(c, queue).StartTurn(ctx, []toolpipe.Block{{ID: "t1", Name: "Stamp", Input: raw(`{"text":"x"}`)}},
+		toolpipe.TurnOptions{SessionID: "s4-" + t.Name(), Workdir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

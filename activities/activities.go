@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/contract"
+	"github.com/toolpipe/toolpipe/internal/blobstore"
 	"github.com/toolpipe/toolpipe/mcptools"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
@@ -25,8 +26,13 @@ type Config struct {
 	StateDir string
 	// Logger receives the activities' logs; nil means slog.Default().
 	Logger *slog.Logger
-	// Store keeps outputs over their threshold; nil means files under StateDir.
+	// Store keeps outputs over their threshold; nil means files under StateDir,
+	// copied to Blob.
 	Store persistence.Store
+	// Blob is the blob store every host of a fleet shares (blob-url): persisted
+	// outputs are copied there and Read and Grep fetch another host's from it. nil
+	// is the state directory alone.
+	Blob *blobstore.Store
 	// Overrides are the operator's per-tool thresholds; nil means none.
 	Overrides Overrides
 	// WebFetch configures the WebFetch tool; the zero value refuses private
@@ -51,7 +57,10 @@ type Activities struct {
 	cfg   Config
 	log   *slog.Logger
 	store persistence.Store
-	mcp   MCPServers
+	// results are the outputs another host persisted, fetched for Read and Grep;
+	// nil without a shared blob store.
+	results *persistence.FS
+	mcp     MCPServers
 	// calls holds the stats of the calls running now, for their spans (telemetry.go).
 	calls sync.Map
 	// fetcher and pageModel serve WebFetch; pageModel is nil without an API key.
@@ -75,18 +84,24 @@ func New(cfg Config) (*Activities, error) {
 		log = slog.Default()
 	}
 	store := cfg.Store
-	if store == nil {
-		fs, err := persistence.NewFS(persistence.Config{StateDir: cfg.StateDir})
+	var results *persistence.FS
+	if store == nil || cfg.Blob != nil {
+		fs, err := persistence.NewFS(persistence.Config{StateDir: cfg.StateDir, Blob: cfg.Blob})
 		if err != nil {
 			return nil, fmt.Errorf("activities: %w", err)
 		}
-		store = fs
+		if store == nil {
+			store = fs
+		}
+		if cfg.Blob != nil {
+			results = fs
+		}
 	}
 	servers := cfg.MCP
 	if servers == nil {
 		servers = mcptools.NewManager(mcptools.WithLogger(log), mcptools.WithEnvAllow(cfg.MCPEnvAllow))
 	}
-	a := &Activities{cfg: cfg, log: log, store: store, mcp: servers,
+	a := &Activities{cfg: cfg, log: log, store: store, results: results, mcp: servers,
 		fetcher: newFetcher(cfg.WebFetch), pageModel: newPageModel(cfg.WebFetch.Model)}
 	reg, err := tool.NewRegistry(append(builtins(a), cfg.Tools...)...)
 	if err != nil {

@@ -32,6 +32,13 @@ func (a *Activities) BashBackground(ctx context.Context, req contract.Background
 			fmt.Sprintf("background task %s: the output file %q is not an absolute path", req.TaskID, req.OutputFile),
 			contract.ErrBadCall, temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
+	// On a fleet the path is the session's first host's; this host writes its own
+	// copy and sends it to the blob store when the task ends (sharedOutput), where
+	// Read on any host finds it (persisted_fetch.go).
+	if local, ok := a.sharedTaskOutput(req.OutputFile); ok {
+		req.OutputFile = local
+		defer a.sharedOutput(req.TaskID, local)
+	}
 	tail := &tailer{}
 	stop := keepAlive(ctx, req.Call.ToolUseID, tail.progress)
 	defer stop()

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 )
 
 // How Edit finds old_string and what it writes, as Claude Code 2.1.328 does: an
@@ -34,8 +35,9 @@ func straightQuote(r rune) rune {
 	return r
 }
 
-// unicodeEscape is one \uXXXX escape, or an escaped backslash (kept).
-var unicodeEscape = regexp.MustCompile(`(\\\\)|\\u([0-9a-fA-F]{4})`)
+// unicodeEscape is an escaped backslash (kept), an escaped surrogate pair or one
+// \uXXXX escape.
+var unicodeEscape = regexp.MustCompile(`(\\\\)|\\u[dD][89aAbB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u([0-9a-fA-F]{4})`)
 
 // hasUnicodeEscape: s has a \uXXXX.
 var hasUnicodeEscape = regexp.MustCompile(`\\u[0-9a-fA-F]{4}`)
@@ -46,7 +48,11 @@ func unescapeUnicode(s string) string {
 		if m == `\\` {
 			return m
 		}
-		n, _ := strconv.ParseUint(m[2:], 16, 32)
+		n, _ := strconv.ParseUint(m[2:6], 16, 32)
+		if len(m) == 12 {
+			lo, _ := strconv.ParseUint(m[8:], 16, 32)
+			return string(utf16.DecodeRune(rune(n), rune(lo)))
+		}
 		return string(rune(n))
 	})
 }
@@ -75,15 +81,43 @@ func findActual(file, old string) (string, bool) {
 			return u, true
 		}
 	}
+	if hasNonASCII(old) {
+		// The file may write old's characters as escapes (edit_escaped.go).
+		if escapedLen(old) > len(utf16Units(file)) || !strings.Contains(file, `\u`) {
+			return "", false
+		}
+		return findEscaped(old, file)
+	}
 	return "", false
 }
 
 // styleNew gives new_string the style the match found: the file's curly quotes
-// where old_string had straight ones, characters where it had \uXXXX escapes.
+// where old_string had straight ones, then characters where it had \uXXXX
+// escapes, or escapes where the file has them for its characters.
 func styleNew(old, actual, new string) string {
 	if old == actual {
 		return new
 	}
+	return styleEscapes(old, actual, styleQuotes(actual, new))
+}
+
+// styleEscapes is new with the escapes of the match: escapes where the file wrote
+// old's characters as escapes (escapeLike), characters where old's escapes stood
+// for the file's characters.
+func styleEscapes(old, actual, new string) string {
+	if hasNonASCII(old) && escapedLen(old) == len(utf16Units(actual)) {
+		if _, ok := findEscaped(old, actual); ok {
+			return escapeLike(old, actual, new)
+		}
+	}
+	if hasUnicodeEscape.MatchString(old) && unescapeUnicode(old) == actual {
+		return unescapeUnicode(new)
+	}
+	return new
+}
+
+// styleQuotes is new in the file's curly quotes where the match has them.
+func styleQuotes(actual, new string) string {
 	double := strings.ContainsAny(actual, string([]rune{leftDouble, rightDouble}))
 	single := strings.ContainsAny(actual, string([]rune{leftSingle, rightSingle}))
 	if double || single {
@@ -106,9 +140,6 @@ func styleNew(old, actual, new string) string {
 			}
 		}
 		return string(out)
-	}
-	if hasUnicodeEscape.MatchString(old) && unescapeUnicode(old) == actual {
-		return unescapeUnicode(new)
 	}
 	return new
 }

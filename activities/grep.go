@@ -254,7 +254,10 @@ func (a *Activities) Grep(ctx context.Context, call tool.Call) (tool.Output, err
 	}
 	stop := keepAlive(ctx, call.ToolUseID, nil)
 	defer stop()
-	path := resolve(call.Workdir, in.Path)
+	path, failed := a.persistedHere(resolve(call.Workdir, in.Path)) // persisted_fetch.go
+	if failed != "" {
+		return errorOutput("%s", failed)
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, syscall.ENOTDIR) {
@@ -275,14 +278,14 @@ func (a *Activities) Grep(ctx context.Context, call tool.Call) (tool.Output, err
 	req := grepRequest(in, call.Workdir, path)
 	req.Hide = hide
 	req.Rg, _ = exec.LookPath("rg") // "" without rg: the Go engine
-	sw := persistence.NewSpillWriter(a.store, safeName(call.SessionID), call.ToolUseID, false, a.threshold(call.Name))
+	sw := persistence.NewSpillWriter(a.store, safeName(call.SessionID), call.ToolUseID, false, a.threshold(call))
 	err = search.Grep(ctx, req, sw)
 	if errors.Is(err, search.ErrRgBlockedOnFIFO) && ctx.Err() == nil {
 		// An ignore file that is a FIFO stops rg (search/rg_fifo.go): the Go engine
 		// gives the same output and skips it.
 		sw.Abort()
 		req.Rg = ""
-		sw = persistence.NewSpillWriter(a.store, safeName(call.SessionID), call.ToolUseID, false, a.threshold(call.Name))
+		sw = persistence.NewSpillWriter(a.store, safeName(call.SessionID), call.ToolUseID, false, a.threshold(call))
 		err = search.Grep(ctx, req, sw)
 	}
 	var rejected *search.RejectedError

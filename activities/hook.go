@@ -19,9 +19,16 @@ import (
 // that left the hook's process group (setsid) may hold the pipes open forever.
 const readerGrace = 2 * time.Second
 
-// RunHook runs one Claude Code hook command with bash -c, in its own process group,
-// in the invocation's directory with CLAUDE_PROJECT_DIR set and the hook input on
-// stdin. Its exit code, stdout and stderr (each cut to hooks.OutputCap) and duration
+// hookShell runs hook commands: Claude Code 2.1.328 starts them with Node's
+// shell option, which is /bin/sh on Linux and macOS (a "shell": "bash" in the
+// hook's settings changes nothing there).
+const hookShell = "/bin/sh"
+
+// RunHook runs one Claude Code hook command with /bin/sh -c, as Claude Code 2.1.328
+// does (a bash-only construct fails there too: dash on Debian), in its own process
+// group, in the invocation's directory with the environment Claude Code gives hooks
+// (hookCommandEnv: CLAUDECODE=1, CLAUDE_PROJECT_DIR, the session's id, …) and the
+// hook input on stdin. Its exit code, stdout and stderr (each cut to hooks.OutputCap) and duration
 // are returned to be recorded in history; what they mean is for hooks.Parse to say.
 // A hook past its timeout is killed with its group and reported as TimedOut, which
 // does not block the call. A hook that cannot start is a Run with Failure set, not an
@@ -56,14 +63,14 @@ func runHookProcess(ctx context.Context, inv hooks.Invocation, run *hooks.Run) e
 		defer r.Close()
 		defer w.Close()
 	}
-	cmd := exec.Command("/bin/bash", "-c", inv.Command)
+	cmd := exec.Command(hookShell, "-c", inv.Command)
 	cmd.Dir = inv.Cwd
 	// The environment tools get (secrets removed): a hook is a program like a tool.
-	cmd.Env = append(toolenv.FromEnvironment().Environ(os.Environ()), "CLAUDE_PROJECT_DIR="+inv.ProjectDir)
+	cmd.Env = hookCommandEnv(toolenv.FromEnvironment().Environ(os.Environ()), inv.SessionID, inv.ProjectDir)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = p[0][0], p[1][1], p[2][1]
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // its own session and group, as a tool (process.go)
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("hook: start bash: %w", err)
+		return fmt.Errorf("hook: start %s: %w", hookShell, err)
 	}
 	pgid := cmd.Process.Pid
 	// The child has its copies; closing ours lets the readers see EOF when it exits.

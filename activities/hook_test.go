@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -124,5 +125,27 @@ func TestResolvePaths(t *testing.T) {
 	want := []string{filepath.Join(root, "etc-link", "passwd"), "/etc/passwd", filepath.Join(root, "plain")}
 	if strings.Join(got.Paths, " ") != strings.Join(want, " ") {
 		t.Fatalf("paths %v, want %v", got.Paths, want)
+	}
+}
+
+// TestRunHookAsUnderClaudeCode: a hook runs in /bin/sh with the variables Claude
+// Code 2.1.328 gives hooks (test/parity: TestParityHookEnvironment), not Bash's
+// GIT_EDITOR or SHELL.
+func TestRunHookAsUnderClaudeCode(t *testing.T) {
+	a, dir := newActs(t), t.TempDir()
+	t.Setenv("SHELL", "")
+	inv := hookInv(dir, `echo "$0 [${BASH_VERSION:-}] $CLAUDECODE $CLAUDE_CODE_ENTRYPOINT $CLAUDE_CODE_SESSION_ID $CLAUDE_CODE_CHILD_SESSION $CLAUDE_CODE_SESSION_ATTENDED $AI_AGENT [${GIT_EDITOR:-}] [${SHELL:-}]"`, 0)
+	inv.SessionID = "s1"
+	run, err := a.RunHook(context.Background(), inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "/bin/sh [] 1 sdk-cli s1 1 0 toolpipe_harness [] []\n"
+	if sh, _ := filepath.EvalSymlinks("/bin/sh"); filepath.Base(sh) == "bash" {
+		want = strings.Replace(want, "[]", "[*]", 1) // a system whose /bin/sh is bash
+		run.Stdout = regexp.MustCompile(`\[[0-9][^]]*\]`).ReplaceAllString(run.Stdout, "[*]")
+	}
+	if run.Stdout != want {
+		t.Errorf("hook saw %q, want %q", run.Stdout, want)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/contract"
+	"github.com/toolpipe/toolpipe/internal/blobstore"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/toolenv"
@@ -44,6 +45,9 @@ type TurnIntake interface {
 type AgentConfig struct {
 	// StateDir holds the conversations and persisted results; absolute.
 	StateDir string
+	// Blob is the blob store the conversations are kept in (blob-url); nil is the
+	// file:// store rooted at StateDir.
+	Blob *blobstore.Store
 	// APIKey authenticates to the Messages API (ANTHROPIC_API_KEY).
 	APIKey string
 	// BaseURL is any Anthropic-compatible endpoint; empty means the SDK's default
@@ -111,11 +115,14 @@ func NewAgent(cfg AgentConfig) (*Agent, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	convs, err := persistence.NewConversations(cfg.StateDir)
-	if err != nil {
+	var convs *persistence.Conversations
+	var err error
+	if cfg.Blob != nil {
+		convs = persistence.NewConversationsIn(cfg.Blob)
+	} else if convs, err = persistence.NewConversations(cfg.StateDir); err != nil {
 		return nil, fmt.Errorf("activities: %w", err)
 	}
-	fs, err := persistence.NewFS(persistence.Config{StateDir: cfg.StateDir})
+	fs, err := persistence.NewFS(persistence.Config{StateDir: cfg.StateDir, Blob: cfg.Blob})
 	if err != nil {
 		return nil, fmt.Errorf("activities: %w", err)
 	}
@@ -143,3 +150,7 @@ func (a *Agent) Register(r worker.ActivityRegistry) {
 // StateDir is where the tool activities keep sessions, for wiring the agent
 // activities beside them.
 func (a *Activities) StateDir() string { return a.cfg.StateDir }
+
+// Blob is the shared blob store the activities were given (nil: none), for wiring
+// the agent activities beside them.
+func (a *Activities) Blob() *blobstore.Store { return a.cfg.Blob }

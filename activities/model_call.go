@@ -194,7 +194,20 @@ func (a *Agent) finish(ctx context.Context, req conversation.ModelRequest, msg c
 	if err := a.convs.RemovePartial(req.SessionID, req.Seq); err != nil {
 		a.log.Warn("model: could not remove the partial message", "session", req.SessionID, "seq", req.Seq, "error", err)
 	}
-	return describe(a.cfg.Tools, req.Seq, stored, usage, cut), nil
+	return describe(a.cfg.Tools, req, stored, usage, cut), nil
+}
+
+// agentName is what Claude Code 2.1.328 calls its sub-agent tool, which it still
+// answers to as Task: a model trained on it calls Agent. Where toolpipe offers Task,
+// an Agent call is a Task call (the stored message keeps the name the model used,
+// as Claude Code's transcript does); where it does not, the Turn answers that Agent
+// is not available, in Claude Code's words (tool.UnknownToolMessage).
+const agentName = "Agent"
+
+// isTask reports whether a tool_use block of the reply to req is a Task call, which
+// the Session runs itself.
+func isTask(req conversation.ModelRequest, name string) bool {
+	return name == tool.TaskName || req.Task && name == agentName
 }
 
 // deliver hands a tool_use block to the turn; Task blocks are the Session's own, handed
@@ -204,12 +217,12 @@ func (a *Agent) deliver(ctx context.Context, req conversation.ModelRequest, b wi
 	if req.TurnID == "" {
 		return nil
 	}
-	if b.Name == tool.TaskName {
+	if isTask(req, b.Name) {
 		if !req.TaskIntake || !activity.IsActivity(ctx) {
 			return nil
 		}
 		wf := activity.GetInfo(ctx).WorkflowExecution
-		if err := a.cfg.Intake.DeliverTask(ctx, wf.ID, wf.RunID, req.TurnID, tool.Block{ID: b.ID, Name: b.Name, Input: b.Input}); err != nil {
+		if err := a.cfg.Intake.DeliverTask(ctx, wf.ID, wf.RunID, req.TurnID, tool.Block{ID: b.ID, Name: tool.TaskName, Input: b.Input}); err != nil {
 			return intakeError("session "+wf.ID, err)
 		}
 		return nil
@@ -257,15 +270,15 @@ func hasTurnCalls(blocks []wire.Block) bool {
 
 // describe is what the workflow learns of a stored message; tools name its calls
 // (a program's own tool by its own Subject).
-func describe(tools *tool.Registry, seq int, m conversation.Message, usage conversation.Usage, cut bool) conversation.ModelReply {
-	r := conversation.ModelReply{Seq: seq, Size: m.Size(), StopReason: m.StopReason, Usage: usage, Cut: cut}
+func describe(tools *tool.Registry, req conversation.ModelRequest, m conversation.Message, usage conversation.Usage, cut bool) conversation.ModelReply {
+	r := conversation.ModelReply{Seq: req.Seq, Size: m.Size(), StopReason: m.StopReason, Usage: usage, Cut: cut}
 	for _, b := range m.Content {
 		if b.Type != wire.BlockToolUse {
 			continue
 		}
 		tu := conversation.ToolUse{ID: b.ID, Name: b.Name, Summary: tools.Describe(tool.Block{ID: b.ID, Name: b.Name, Input: b.Input})}
-		if b.Name == tool.TaskName {
-			tu.Input = b.Input
+		if isTask(req, b.Name) {
+			tu.Name, tu.Input = tool.TaskName, b.Input
 		}
 		r.ToolUses = append(r.ToolUses, tu)
 	}
@@ -362,6 +375,9 @@ func (s *streamAlive) idle() bool {
 }
 
 func storeError(err error) error {
+	if e := missingInStore(err); e != nil {
+		return e
+	}
 	return temporal.NewApplicationErrorWithOptions("conversation store: "+err.Error(), contract.ErrConversationStore,
 		temporal.ApplicationErrorOptions{Cause: err})
 }

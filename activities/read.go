@@ -205,6 +205,10 @@ func (a *Activities) Read(ctx context.Context, call tool.Call) (tool.Output, err
 	if msg := deniedRead(call, "read", path); msg != "" { // deny_read.go
 		return useErrorOutput("%s", msg)
 	}
+	path, failed := a.persistedHere(path) // another host's persisted output: persisted_fetch.go
+	if failed != "" {
+		return errorOutput("%s", failed)
+	}
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -15,16 +15,20 @@ type Overrides interface {
 	Override(toolName string) (int, bool)
 }
 
-// threshold is the persistence threshold in force for a tool (DESIGN §4.1).
-func (a *Activities) threshold(name string) int {
+// threshold is the persistence threshold in force for a call's tool (DESIGN
+// §4.1): the threshold the turn declared in the call, else (a call from an older
+// workflow) the registry's, with the operator's override.
+func (a *Activities) threshold(call tool.Call) int {
 	declared := persistence.DefaultMaxResultSizeChars
-	if def, ok := a.reg.Lookup(name); ok {
+	if call.Declared != nil {
+		declared = call.Declared.MaxResultSizeChars
+	} else if def, ok := a.reg.Lookup(call.Name); ok {
 		declared = def.MaxResultSizeChars()
 	}
 	var override int
 	var has bool
 	if a.cfg.Overrides != nil {
-		override, has = a.cfg.Overrides.Override(name)
+		override, has = a.cfg.Overrides.Override(call.Name)
 	}
 	return persistence.Threshold(declared, override, has)
 }
@@ -35,7 +39,7 @@ func (a *Activities) threshold(name string) int {
 // workflow history; if persisting fails the result is truncated with a note, never
 // lost.
 func (a *Activities) sizeControl(call tool.Call, f *os.File) (tool.Output, error) {
-	sw := persistence.NewSpillWriter(a.store, safeName(call.SessionID), call.ToolUseID, false, a.threshold(call.Name))
+	sw := persistence.NewSpillWriter(a.store, safeName(call.SessionID), call.ToolUseID, false, a.threshold(call))
 	if _, err := io.Copy(sw, f); err != nil {
 		sw.Abort()
 		return tool.Output{}, fmt.Errorf("size: read output: %w", err)
@@ -50,7 +54,7 @@ func (a *Activities) sizeControl(call tool.Call, f *os.File) (tool.Output, error
 
 // limit applies the same control to an output already in memory.
 func (a *Activities) limit(call tool.Call, out tool.Output) tool.Output {
-	res := persistence.Process(a.store, safeName(call.SessionID), call.ToolUseID, []byte(out.Content), false, a.threshold(call.Name))
+	res := persistence.Process(a.store, safeName(call.SessionID), call.ToolUseID, []byte(out.Content), false, a.threshold(call))
 	a.notePersist(call, res)
 	out.Content = res.Content
 	return out

@@ -87,10 +87,16 @@ func (a *Activities) noteExit(call tool.Call, code int) {
 // down; without it the span is a no-op.
 func (a *Activities) observed(name string, fn ToolFunc) ToolFunc {
 	return func(ctx context.Context, call tool.Call) (tool.Output, error) {
-		safe := false
+		safe := false // as the turn scheduled it; an older workflow's call says nothing
 		summary := tool.Describe(tool.Block{ID: call.ToolUseID, Name: name, Input: call.Input})
-		if def, ok := a.reg.Lookup(name); ok {
-			safe, summary = def.IsConcurrencySafe(call.Input), def.Describe(call.Input)
+		def, known := a.reg.Lookup(name)
+		if known {
+			summary = def.Describe(call.Input)
+		}
+		if call.Declared != nil {
+			safe = call.Declared.Safe
+		} else if known {
+			safe = def.IsConcurrencySafe(call.Input)
 		}
 		attrs := []attribute.KeyValue{
 			contract.AttrOperation.String("execute_tool"), contract.AttrToolName.String(name), contract.AttrToolCallID.String(call.ToolUseID),

@@ -32,6 +32,10 @@ func (a *Activities) AppendTranscript(ctx context.Context, in hooks.TranscriptAp
 	if err := os.MkdirAll(filepath.Dir(in.Path), 0o700); err != nil {
 		return fmt.Errorf("transcript: %w", err)
 	}
+	share, err := a.transcriptShared(ctx, in) // persisted_fetch.go
+	if err != nil {
+		return fmt.Errorf("transcript: %w", err)
+	}
 	f, err := os.OpenFile(in.Path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("transcript: %w", err)
@@ -55,11 +59,21 @@ func (a *Activities) AppendTranscript(ctx context.Context, in hooks.TranscriptAp
 		buf.WriteByte('\n')
 	}
 	if buf.Len() == 0 {
+		if share != nil { // an earlier attempt appended; its copy may not have been sent
+			if err := share(); err != nil {
+				return fmt.Errorf("transcript: %w", err)
+			}
+		}
 		return nil
 	}
 	// One write of whole lines: O_APPEND keeps concurrent appenders' lines whole.
 	if _, err := f.Write(buf.Bytes()); err != nil {
 		return fmt.Errorf("transcript: %w", err)
+	}
+	if share != nil {
+		if err := share(); err != nil {
+			return fmt.Errorf("transcript: %w", err)
+		}
 	}
 	return nil
 }

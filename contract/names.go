@@ -68,6 +68,10 @@ const (
 	ErrModelNotConfigured = "ModelNotConfigured"
 	// ErrConversationStore: the conversation store could not be read or written.
 	ErrConversationStore = "ConversationStore"
+	// ErrSessionNotInStore: an object the session's history refers to (a message,
+	// its records) is not in this worker's blob store: a wrong or empty blob-url.
+	// Not retried; the message names the store and the session.
+	ErrSessionNotInStore = "SessionNotInStore"
 	// ErrTurnIntake: a tool_use block could not be handed to the running turn.
 	ErrTurnIntake = "TurnIntake"
 )

@@ -14,6 +14,7 @@ var activityNames = []string{
 	ModelActivityName, AppendActivityName, OpenSessionActivityName, CompactActivityName,
 	HookActivityName, PromptHookActivityName, ResolvePathsActivityName, TranscriptActivityName,
 	ListMCPToolsActivityName, MCPCallActivityName, BashBackgroundActivityName, RefusedCallActivityName,
+	PlaceSessionActivityName, ReleaseSessionActivityName,
 	LoadSkillsActivityName,
 }
 

@@ -51,7 +51,7 @@ type Command struct {
 	// Type is TypeCommand or TypePrompt; "" means TypeCommand (settings from
 	// before prompt hooks).
 	Type string `json:"type,omitempty"`
-	// Command is run with bash -c in the project directory.
+	// Command is run with /bin/sh -c in the project directory, as Claude Code runs it.
 	Command string `json:"command,omitempty"`
 	// Prompt is a prompt hook's question; $ARGUMENTS is replaced by the hook input.
 	Prompt string `json:"prompt,omitempty"`

@@ -13,7 +13,7 @@ type Invocation struct {
 	// Event and ToolUseID say what the hook runs for, for people reading history.
 	Event     Event  `json:"event"`
 	ToolUseID string `json:"tool_use_id"`
-	// Command is run with bash -c.
+	// Command is run with /bin/sh -c, as Claude Code runs it.
 	Command string `json:"command"`
 	// TimeoutSeconds is the hook's timeout; 0 means DefaultTimeout.
 	TimeoutSeconds float64 `json:"timeout_seconds,omitempty"`

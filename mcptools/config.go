@@ -38,6 +38,8 @@ type Server struct {
 	// URL and Headers reach an http (streamable HTTP) or sse server.
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
+	// Dial, set in code only (never in a file), connects instead (source.go).
+	Dial Dial `json:"-"`
 }
 
 // Config is a parsed .mcp.json: servers by name.

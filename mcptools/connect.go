@@ -75,6 +75,9 @@ func (m *Manager) connect(key connKey, c *conn, s Server) {
 // transport builds the client transport of a server entry.
 // environ is the worker's environment without its secrets (toolenv).
 func transport(workdir string, s Server, stderr *tailBuffer, environ []string) (mcp.Transport, error) {
+	if s.Dial != nil {
+		return s.Dial(context.Background())
+	}
 	switch s.Type {
 	case TypeHTTP, TypeSSE:
 		hc := &http.Client{Transport: headerTransport{headers: s.Headers, base: http.DefaultTransport}}

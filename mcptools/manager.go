@@ -1,11 +1,15 @@
 package mcptools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -34,9 +38,22 @@ type Manager struct {
 	env    toolenv.Policy
 	client *mcp.Client
 
+	// source says which servers a working directory has (source.go).
+	source Source
+
 	mu     sync.Mutex
 	conns  map[connKey]*conn
 	closed bool
+	// parsed is each working directory's .mcp.json as last parsed (load).
+	parsed map[string]parsedConfig
+	parses int // how many times a .mcp.json was parsed (tests)
+}
+
+// parsedConfig is a .mcp.json as parsed, with the bytes it was parsed from.
+type parsedConfig struct {
+	data []byte
+	cfg  Config
+	err  error
 }
 
 type connKey struct{ workdir, server string }
@@ -81,7 +98,7 @@ func WithEnvPolicy(p toolenv.Policy) Option { return func(m *Manager) { m.env = 
 
 // NewManager returns a Manager with no sessions.
 func NewManager(opts ...Option) *Manager {
-	m := &Manager{log: slog.Default(), vars: Env{Lookup: toolenv.LookupEnv}, env: toolenv.FromEnvironment(), conns: map[connKey]*conn{}}
+	m := &Manager{log: slog.Default(), vars: Env{Lookup: toolenv.LookupEnv}, env: toolenv.FromEnvironment(), conns: map[connKey]*conn{}, parsed: map[string]parsedConfig{}}
 	for _, o := range opts {
 		o(m)
 	}
@@ -91,6 +108,33 @@ func NewManager(opts ...Option) *Manager {
 	return m
 }
 
+// loadFile is Load with the parse kept: the file is read at every listing and call, so
+// that an edit takes effect at once, and parsed (its variables expanded, its
+// entries checked) only when its bytes changed. A turn lists the tools once and
+// calls them many times: without it every call parsed the file again.
+func (m *Manager) loadFile(workdir string) (Config, bool, error) {
+	path := filepath.Join(workdir, ConfigFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Config{}, false, nil
+	}
+	if err != nil {
+		return Config{}, true, fmt.Errorf("mcp: read %s: %w", path, err)
+	}
+	m.mu.Lock()
+	p, ok := m.parsed[path]
+	m.mu.Unlock()
+	if ok && bytes.Equal(p.data, data) {
+		return p.cfg, true, p.err
+	}
+	cfg, err := Parse(data, path, m.vars)
+	m.mu.Lock()
+	m.parsed[path] = parsedConfig{data: data, cfg: cfg, err: err}
+	m.parses++
+	m.mu.Unlock()
+	return cfg, true, err
+}
+
 // ErrClosed is returned after Close.
 var ErrClosed = errors.New("mcp: the manager is closed (the worker is shutting down)")
 
@@ -98,7 +142,7 @@ var ErrClosed = errors.New("mcp: the manager is closed (the worker is shutting d
 // A server that cannot be reached is a tool.MCPFailure, not an error; err is for a missing or
 // invalid .mcp.json.
 func (m *Manager) ListTools(ctx context.Context, workdir string) ([]tool.MCPSpec, []tool.MCPFailure, error) {
-	cfg, found, err := Load(workdir, m.vars)
+	cfg, found, err := m.load(workdir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -199,7 +243,7 @@ func (m *Manager) Call(ctx context.Context, workdir, name string, input json.Raw
 	if !ok {
 		return errorOutput("%q is not an MCP tool name (mcp__SERVER__TOOL)", name), nil
 	}
-	cfg, _, err := Load(workdir, m.vars)
+	cfg, _, err := m.load(workdir)
 	if err != nil {
 		return errorOutput("MCP server %s is unavailable: %v", server, err), nil
 	}
@@ -258,7 +302,7 @@ func (m *Manager) resolveTool(ctx context.Context, workdir, server string, c *co
 	known := c.tools
 	c.mu.Unlock()
 	if known == nil {
-		cfg, _, err := Load(workdir, m.vars)
+		cfg, _, err := m.load(workdir)
 		if err != nil {
 			return "", err
 		}

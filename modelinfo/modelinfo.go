@@ -40,6 +40,9 @@ type Model struct {
 // Models is the table, most specific prefixes first. Prices are Anthropic's list
 // prices at the time of writing; override them with --price when they change.
 var Models = []Model{
+	// Claude Code 2.1.328's default model (its initialize answer and result's
+	// modelUsage: a 1,000,000-token window, $4/$20).
+	{"claude-opus-5-5", 1_000_000, PriceOf(4, 20)},
 	{"claude-opus-4-5", DefaultContextWindow, PriceOf(5, 25)},
 	{"claude-opus-4-1", DefaultContextWindow, PriceOf(15, 75)},
 	{"claude-opus-4", DefaultContextWindow, PriceOf(15, 75)},

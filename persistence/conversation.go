@@ -1,18 +1,18 @@
 package persistence
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/toolpipe/toolpipe/budget"
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/internal/blobstore"
 	"github.com/toolpipe/toolpipe/wire"
 )
 
@@ -28,28 +28,30 @@ import (
 // the model was sent. Messages are stored after the conversation budget was applied,
 // so every later request repeats the same bytes.
 type Conversations struct {
-	dir string
+	store *blobstore.Store
 }
 
-// NewConversations stores conversations under stateDir, which must be absolute.
+// NewConversations stores conversations under stateDir, which must be absolute (the
+// file:// store rooted there).
 func NewConversations(stateDir string) (*Conversations, error) {
-	dir, err := stateRoot(stateDir)
+	s, err := defaultStore(stateDir)
 	if err != nil {
 		return nil, err
 	}
-	return &Conversations{dir: dir}, nil
+	return NewConversationsIn(s), nil
 }
 
-func (c *Conversations) base(session string) (string, error) {
-	return sessionPath(c.dir, session, "conversation")
-}
+// NewConversationsIn stores conversations in store (keys of blobstore.MessageKey and
+// its neighbours), where every host of a fleet finds them.
+func NewConversationsIn(store *blobstore.Store) *Conversations { return &Conversations{store: store} }
 
-func seqName(seq int) string { return fmt.Sprintf("%06d", seq) }
+// Store is the blob store the conversations are kept in.
+func (c *Conversations) Store() *blobstore.Store { return c.store }
 
 // WriteMessage stores message seq of session unless it is stored already, and returns
 // the stored message (the earlier one when it existed).
 func (c *Conversations) WriteMessage(session string, seq int, m conversation.Message) (conversation.Message, error) {
-	dir, err := c.base(session)
+	key, err := keyErr(blobstore.MessageKey(session, seq))
 	if err != nil {
 		return conversation.Message{}, err
 	}
@@ -57,12 +59,11 @@ func (c *Conversations) WriteMessage(session string, seq int, m conversation.Mes
 	if err != nil {
 		return conversation.Message{}, fmt.Errorf("persist: encode message: %w", err)
 	}
-	path := filepath.Join(dir, seqName(seq)+".json")
-	if err := writeOnce(path, data); err != nil {
-		if errors.Is(err, fs.ErrExist) {
+	if err := c.store.Put(context.Background(), key, data, blobstore.Exclusive); err != nil {
+		if errors.Is(err, blobstore.ErrExist) {
 			return c.ReadMessage(session, seq)
 		}
-		return conversation.Message{}, err
+		return conversation.Message{}, storeErr(err)
 	}
 	return m, nil
 }
@@ -70,22 +71,22 @@ func (c *Conversations) WriteMessage(session string, seq int, m conversation.Mes
 // ReadMessage loads message seq of session.
 func (c *Conversations) ReadMessage(session string, seq int) (conversation.Message, error) {
 	var m conversation.Message
-	dir, err := c.base(session)
+	key, err := keyErr(blobstore.MessageKey(session, seq))
 	if err != nil {
 		return m, err
 	}
-	err = readJSON(filepath.Join(dir, seqName(seq)+".json"), &m)
+	err = getJSON(c.store, key, &m)
 	return m, err
 }
 
 // HasMessage reports whether message seq of session is stored.
 func (c *Conversations) HasMessage(session string, seq int) bool {
-	dir, err := c.base(session)
+	key, err := blobstore.MessageKey(session, seq)
 	if err != nil {
 		return false
 	}
-	_, err = os.Stat(filepath.Join(dir, seqName(seq)+".json"))
-	return err == nil
+	ok, err := c.store.Exists(context.Background(), key)
+	return err == nil && ok
 }
 
 // Load reads every message of conv, in order.
@@ -104,7 +105,7 @@ func (c *Conversations) Load(conv conversation.Conversation) ([]conversation.Mes
 
 // WritePartial replaces the blocks recorded so far for a message still streaming.
 func (c *Conversations) WritePartial(session string, seq int, blocks []wire.Block) error {
-	dir, err := c.base(session)
+	key, err := keyErr(blobstore.PartialKey(session, seq))
 	if err != nil {
 		return err
 	}
@@ -112,18 +113,18 @@ func (c *Conversations) WritePartial(session string, seq int, blocks []wire.Bloc
 	if err != nil {
 		return fmt.Errorf("persist: encode partial message: %w", err)
 	}
-	return writeReplace(filepath.Join(dir, seqName(seq)+".partial.json"), data)
+	return storeErr(c.store.Put(context.Background(), key, data, blobstore.Replace))
 }
 
 // ReadPartial returns the blocks recorded for a message that did not finish
 // streaming, or none.
 func (c *Conversations) ReadPartial(session string, seq int) ([]wire.Block, error) {
-	dir, err := c.base(session)
+	key, err := keyErr(blobstore.PartialKey(session, seq))
 	if err != nil {
 		return nil, err
 	}
 	var blocks []wire.Block
-	if err := readJSON(filepath.Join(dir, seqName(seq)+".partial.json"), &blocks); err != nil {
+	if err := getJSON(c.store, key, &blocks); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
@@ -134,12 +135,12 @@ func (c *Conversations) ReadPartial(session string, seq int) ([]wire.Block, erro
 
 // RemovePartial deletes the streaming record of a message now stored whole.
 func (c *Conversations) RemovePartial(session string, seq int) error {
-	dir, err := c.base(session)
+	key, err := keyErr(blobstore.PartialKey(session, seq))
 	if err != nil {
 		return err
 	}
-	if err := os.Remove(filepath.Join(dir, seqName(seq)+".partial.json")); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("persist: %w", err)
+	if err := c.store.Delete(context.Background(), key); err != nil && !errors.Is(err, blobstore.ErrNotFound) {
+		return storeErr(err)
 	}
 	return nil
 }
@@ -147,7 +148,7 @@ func (c *Conversations) RemovePartial(session string, seq int) error {
 // WriteRecords stores the replacement records decided when message seq was
 // budgeted, unless stored already.
 func (c *Conversations) WriteRecords(session string, seq int, records []budget.Record) error {
-	dir, err := c.base(session)
+	key, err := keyErr(blobstore.RecordsKey(session, seq))
 	if err != nil {
 		return err
 	}
@@ -155,36 +156,42 @@ func (c *Conversations) WriteRecords(session string, seq int, records []budget.R
 	if err != nil {
 		return fmt.Errorf("persist: encode records: %w", err)
 	}
-	if err := writeOnce(filepath.Join(dir, "records", seqName(seq)+".json"), data); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
+	if err := c.store.Put(context.Background(), key, data, blobstore.Exclusive); err != nil && !errors.Is(err, blobstore.ErrExist) {
+		return storeErr(err)
 	}
 	return nil
 }
 
 // ReadRecords returns every replacement record of session, in the order decided.
 func (c *Conversations) ReadRecords(session string) ([]budget.Record, error) {
-	dir, err := c.base(session)
-	if err != nil {
-		return nil, err
-	}
-	entries, err := os.ReadDir(filepath.Join(dir, "records"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	prefix, err := blobstore.SessionPrefix(session)
 	if err != nil {
 		return nil, fmt.Errorf("persist: %w", err)
 	}
+	prefix += blobstore.ConversationDir + "/" + blobstore.RecordsDir + "/"
 	var seqs []int
-	for _, e := range entries {
-		if n, err := strconv.Atoi(strings.TrimSuffix(e.Name(), ".json")); err == nil && strings.HasSuffix(e.Name(), ".json") {
+	for e, err := range c.store.List(context.Background(), prefix) {
+		if err != nil {
+			return nil, storeErr(err)
+		}
+		k, err := blobstore.ParseKey(e.Key)
+		if err != nil || k.Kind() != blobstore.KindConversationRecords {
+			continue
+		}
+		name := strings.TrimSuffix(e.Key[len(prefix):], ".json")
+		if n, err := strconv.Atoi(name); err == nil {
 			seqs = append(seqs, n)
 		}
 	}
 	slices.Sort(seqs)
 	var out []budget.Record
 	for _, s := range seqs {
+		key, err := keyErr(blobstore.RecordsKey(session, s))
+		if err != nil {
+			return nil, err
+		}
 		var rs []budget.Record
-		if err := readJSON(filepath.Join(dir, "records", seqName(s)+".json"), &rs); err != nil {
+		if err := getJSON(c.store, key, &rs); err != nil {
 			return nil, err
 		}
 		out = append(out, rs...)
@@ -194,7 +201,7 @@ func (c *Conversations) ReadRecords(session string) ([]budget.Record, error) {
 
 // WriteHead replaces the session's head.
 func (c *Conversations) WriteHead(session string, h conversation.Head) error {
-	dir, err := c.base(session)
+	key, err := keyErr(blobstore.HeadKey(session))
 	if err != nil {
 		return err
 	}
@@ -202,16 +209,16 @@ func (c *Conversations) WriteHead(session string, h conversation.Head) error {
 	if err != nil {
 		return fmt.Errorf("persist: encode head: %w", err)
 	}
-	return writeReplace(filepath.Join(dir, "head.json"), data)
+	return storeErr(c.store.Put(context.Background(), key, data, blobstore.Replace))
 }
 
 // ReadHead returns the session's head; found is false for a session never stored.
 func (c *Conversations) ReadHead(session string) (h conversation.Head, found bool, err error) {
-	dir, err := c.base(session)
+	key, err := keyErr(blobstore.HeadKey(session))
 	if err != nil {
 		return h, false, err
 	}
-	if err := readJSON(filepath.Join(dir, "head.json"), &h); err != nil {
+	if err := getJSON(c.store, key, &h); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return h, false, nil
 		}

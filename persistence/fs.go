@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"unicode/utf8"
 
+	"github.com/toolpipe/toolpipe/internal/blobstore"
 	"github.com/toolpipe/toolpipe/persisted"
 )
 
@@ -18,12 +19,17 @@ type Config struct {
 	// StateDir is the absolute directory under which sessions keep their tool results.
 	// It need not exist yet; it is created on the first write.
 	StateDir string
+	// Blob is the blob store other hosts read persisted outputs from; nil, or the
+	// file:// store rooted at StateDir, keeps them in StateDir alone. Another store
+	// receives a copy of every result as it is committed (fs_blob.go).
+	Blob *blobstore.Store
 }
 
 // FS is the filesystem Store: <StateDir>/<session>/tool-results/<tool_use_id>.txt.
 // It is safe for concurrent use, including by several processes sharing StateDir.
 type FS struct {
-	dir string
+	dir  string
+	blob *blobstore.Store // a store other than StateDir's own, or nil
 }
 
 // headLen is how much of an output's start is kept to build its preview: the preview
@@ -44,7 +50,13 @@ func NewFS(cfg Config) (*FS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &FS{dir: dir}, nil
+	fs := &FS{dir: dir}
+	if cfg.Blob != nil {
+		if root, ok := cfg.Blob.LocalRoot(); !ok || root != dir {
+			fs.blob = cfg.Blob
+		}
+	}
+	return fs, nil
 }
 
 // stateRoot checks and cleans the state directory every store of this package is
@@ -111,6 +123,11 @@ func (s *FS) Create(session, toolUseID string, structured bool) (Writer, error) 
 	if _, err := os.Lstat(path); err == nil {
 		return &existingWriter{path: path, structured: structured}, nil
 	}
+	if found, err := s.fetch(session, toolUseID, structured, path); err != nil {
+		return nil, err
+	} else if found {
+		return &existingWriter{path: path, structured: structured}, nil
+	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("persist: create directory: %w", err)
@@ -121,6 +138,9 @@ func (s *FS) Create(session, toolUseID string, structured bool) (Writer, error) 
 		return nil, fmt.Errorf("persist: create temp file: %w", err)
 	}
 	return &fileWriter{
+		fs:         s,
+		session:    session,
+		toolUseID:  toolUseID,
 		f:          f,
 		bw:         bufio.NewWriterSize(f, writeBufferSize),
 		path:       path,
@@ -130,6 +150,9 @@ func (s *FS) Create(session, toolUseID string, structured bool) (Writer, error) 
 
 // fileWriter streams into a temp file and links it into place on Commit.
 type fileWriter struct {
+	fs         *FS
+	session    string
+	toolUseID  string
 	f          *os.File
 	bw         *bufio.Writer
 	path       string
@@ -183,6 +206,13 @@ func (w *fileWriter) Commit() (persisted.Output, error) {
 	// The activity reports the path as done, so the new name must survive a crash too.
 	if err := syncDir(filepath.Dir(w.path)); err != nil {
 		return persisted.Output{}, err
+	}
+	// And it must be where another host's Read finds it; a copy there first (an
+	// earlier attempt on another host) wins, as a local one does.
+	if existed, err := w.fs.upload(w.session, w.toolUseID, w.structured, w.path); err != nil {
+		return persisted.Output{}, err
+	} else if existed {
+		return describeExisting(w.path, w.structured)
 	}
 	preview, hasMore := persisted.PreviewHead(w.head, w.size, persisted.PreviewSizeBytes)
 	return persisted.Output{

@@ -1,6 +1,7 @@
 package persistence
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -13,6 +14,8 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/sdk/converter"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/toolpipe/toolpipe/internal/blobstore"
 )
 
 // PayloadThreshold is the payload size above which Temporal payloads (tool inputs,
@@ -45,7 +48,8 @@ func (e *PayloadTooLargeError) Error() string {
 // hash. Every process that reads a turn's history (client, workers) must see the
 // same directory.
 type PayloadDriver struct {
-	dir string
+	dir   string
+	store *blobstore.Store // when set, payloads are its payloads/<sha256> keys and dir is unused
 }
 
 const payloadClaimKey = "sha256"
@@ -56,6 +60,13 @@ func NewPayloadDriver(dir string) (*PayloadDriver, error) {
 		return nil, fmt.Errorf("persist: payload dir %q must be absolute", dir)
 	}
 	return &PayloadDriver{dir: dir}, nil
+}
+
+// NewBlobPayloadDriver stores payloads in store under payloads/<sha256>: on the
+// default file:// store that is <state dir>/payloads/, as NewPayloadDriver; on a
+// shared store every client and worker of a fleet reads what any of them wrote.
+func NewBlobPayloadDriver(store *blobstore.Store) *PayloadDriver {
+	return &PayloadDriver{store: store}
 }
 
 // ExternalStorage returns the SDK configuration that routes large payloads here.
@@ -71,8 +82,10 @@ func (d *PayloadDriver) Type() string { return "filesystem" }
 
 // Store writes each payload to <dir>/<sha256> unless it is already there.
 func (d *PayloadDriver) Store(ctx converter.StorageDriverStoreContext, payloads []*commonpb.Payload) ([]converter.StorageDriverClaim, error) {
-	if err := os.MkdirAll(d.dir, 0o700); err != nil {
-		return nil, fmt.Errorf("persist: payload dir: %w", err)
+	if d.store == nil {
+		if err := os.MkdirAll(d.dir, 0o700); err != nil {
+			return nil, fmt.Errorf("persist: payload dir: %w", err)
+		}
 	}
 	claims := make([]converter.StorageDriverClaim, len(payloads))
 	for i, p := range payloads {
@@ -96,6 +109,9 @@ func (d *PayloadDriver) Store(ctx converter.StorageDriverStoreContext, payloads 
 // write stores data under name atomically: a temp file linked into place, so a
 // crash never leaves a partial payload under a valid name.
 func (d *PayloadDriver) write(name string, data []byte) error {
+	if d.store != nil {
+		return d.put(name, data)
+	}
 	final := filepath.Join(d.dir, name)
 	if _, err := os.Stat(final); err == nil {
 		// Stored again: touch it, so its time says when a workflow last referenced it
@@ -134,10 +150,19 @@ func (d *PayloadDriver) Retrieve(ctx converter.StorageDriverRetrieveContext, cla
 		if len(name) != 64 {
 			return nil, fmt.Errorf("persist: payload claim %v has no valid %s", c.ClaimData, payloadClaimKey)
 		}
-		data, err := readPayload(filepath.Join(d.dir, name))
+		var data []byte
+		var err error
+		if d.store != nil {
+			data, err = d.get(name)
+		} else {
+			data, err = readPayload(filepath.Join(d.dir, name))
+		}
 		var big *PayloadTooLargeError
 		if errors.As(err, &big) {
 			return nil, fmt.Errorf("persist: payload %s: %w", name, err)
+		}
+		if err != nil && d.store != nil {
+			return nil, fmt.Errorf("persist: payload %s: %w (does every worker and client use the same blob-url?)", name, err)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("persist: payload %s: %w (is the payload directory shared by every worker and client?)", name, err)
@@ -170,4 +195,43 @@ func readPayload(path string) ([]byte, error) {
 		return nil, &PayloadTooLargeError{Size: st.Size()}
 	}
 	return io.ReadAll(io.LimitReader(f, MaxPayloadBytes+1))
+}
+
+// put stores a payload in the blob store; one stored already is success. On a
+// file:// store it is touched as write touches it (retention).
+func (d *PayloadDriver) put(name string, data []byte) error {
+	key, err := blobstore.PayloadKey(name)
+	if err != nil {
+		return fmt.Errorf("persist: payload: %w", err)
+	}
+	err = d.store.Put(context.Background(), key, data, blobstore.Exclusive)
+	if errors.Is(err, blobstore.ErrExist) {
+		if p, ok := d.store.LocalPath(key); ok {
+			now := time.Now()
+			_ = os.Chtimes(p, now, now)
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("persist: payload: %w", err)
+	}
+	return nil
+}
+
+// get reads a payload from the blob store, refusing one over MaxPayloadBytes
+// before reading it.
+func (d *PayloadDriver) get(name string) ([]byte, error) {
+	key, err := blobstore.PayloadKey(name)
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	a, err := d.store.Stat(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	if a.Size > MaxPayloadBytes {
+		return nil, &PayloadTooLargeError{Size: a.Size}
+	}
+	return d.store.Get(ctx, key)
 }

@@ -1,6 +1,7 @@
 package persistence
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"syscall"
+
+	"github.com/toolpipe/toolpipe/internal/blobstore"
 )
 
 // ReadStateFile is the name, under a session's state directory, of the files the
@@ -16,36 +19,45 @@ import (
 // earlier one, as Claude Code's readFileState does within one session.
 const ReadStateFile = "read-state.json"
 
-// ReadState keeps the read files of sessions under a state directory.
+// ReadState keeps the read files of sessions in the blob store. The read-merge-write
+// of Add holds a lock file in the local state directory: the runs of a session that
+// end at once run on one host (placement keeps a session's tools on one host at a
+// time), and the object store has no compare-and-swap write to lean on instead.
 type ReadState struct {
-	dir string
+	store *blobstore.Store
+	dir   string // the local state directory, for the lock files
 }
 
 // NewReadState keeps read state under stateDir, which must be absolute.
 func NewReadState(stateDir string) (*ReadState, error) {
+	s, err := defaultStore(stateDir)
+	if err != nil {
+		return nil, err
+	}
+	return NewReadStateIn(s, stateDir)
+}
+
+// NewReadStateIn keeps read state in store, with its locks under the local stateDir.
+func NewReadStateIn(store *blobstore.Store, stateDir string) (*ReadState, error) {
 	dir, err := stateRoot(stateDir)
 	if err != nil {
 		return nil, err
 	}
-	return &ReadState{dir: dir}, nil
+	return &ReadState{store: store, dir: dir}, nil
 }
 
 type readStateFile struct {
 	Files []string `json:"files"`
 }
 
-func (r *ReadState) path(session string) (string, error) {
-	return sessionPath(r.dir, session, ReadStateFile)
-}
-
 // Load returns the files session has read, sorted; none for a new session.
 func (r *ReadState) Load(session string) ([]string, error) {
-	p, err := r.path(session)
+	key, err := keyErr(blobstore.ReadStateKey(session))
 	if err != nil {
 		return nil, err
 	}
 	var f readStateFile
-	if err := readJSON(p, &f); err != nil {
+	if err := getJSON(r.store, key, &f); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
@@ -57,12 +69,16 @@ func (r *ReadState) Load(session string) ([]string, error) {
 
 // Add records files as read by session, keeping what is recorded already. Runs of
 // one session may end at the same time, so the read-merge-write holds an exclusive
-// lock on the session's lock file, and the file is replaced atomically.
+// lock on the session's lock file, and the object is replaced atomically.
 func (r *ReadState) Add(session string, files []string) error {
 	if len(files) == 0 {
 		return nil
 	}
-	p, err := r.path(session)
+	key, err := keyErr(blobstore.ReadStateKey(session))
+	if err != nil {
+		return err
+	}
+	p, err := sessionPath(r.dir, session, ReadStateFile)
 	if err != nil {
 		return err
 	}
@@ -92,5 +108,5 @@ func (r *ReadState) Add(session string, files []string) error {
 	if err != nil {
 		return fmt.Errorf("persist: %w", err)
 	}
-	return writeReplace(p, data)
+	return storeErr(r.store.Put(context.Background(), key, data, blobstore.Replace))
 }

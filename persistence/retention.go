@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/toolpipe/toolpipe/internal/blobstore"
 )
 
 // Retention: what toolpipe keeps in the state directory (persisted outputs under
@@ -43,9 +45,17 @@ type SweepReport struct {
 	Bytes    int64
 }
 
-// reserved are the state directory's entries that are not sessions (workers/ holds
-// the live workers' locks and running records: worker/lost.go).
-var reserved = map[string]bool{"payloads": true, "queues": true, "workers": true}
+// reserved are the state directory's entries that are not sessions
+// (blobstore.Reserved: payloads/ and checkpoints/ are the blob store's shared
+// objects, workers/ and queues/ hold the live workers' locks and running records,
+// worker/lost.go, cache/ a host's checkpoint indexes).
+var reserved = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range blobstore.Reserved {
+		m[n] = true
+	}
+	return m
+}()
 
 // Sweep removes from stateDir what no workflow in history can reference.
 func Sweep(stateDir string, p SweepPolicy) (SweepReport, error) {

@@ -36,6 +36,9 @@ func TestSweepFollowsRetention(t *testing.T) {
 	usedPayload := file("payloads/bbbb", now.Add(-30*time.Hour))
 	file("queues/x.lock", old)
 	file("workers/1-abc/owner.json", old)
+	// The blob store's shared objects and a host's checkpoint cache are no sessions.
+	ckObj := file("checkpoints/objects/ab/cdef", old)
+	ckCache := file("cache/checkpoints/0123/index", old)
 
 	p := SweepPolicy{Now: now, Retention: 24 * time.Hour, LiveSessions: map[string]bool{"live": true},
 		OldestStart: now.Add(-48 * time.Hour)}
@@ -60,7 +63,7 @@ func TestSweepFollowsRetention(t *testing.T) {
 			t.Errorf("%s is still there", p)
 		}
 	}
-	for _, p := range []string{live, recent, usedPayload, filepath.Join(state, "queues", "x.lock"), filepath.Join(state, "workers", "1-abc", "owner.json")} {
+	for _, p := range []string{live, recent, usedPayload, filepath.Join(state, "queues", "x.lock"), filepath.Join(state, "workers", "1-abc", "owner.json"), ckObj, ckCache} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("%s was removed: %v", p, err)
 		}

@@ -1,8 +1,8 @@
 // Package searchattr is the one home of toolpipe's custom search attribute names:
 // the keys a Turn and a Session upsert (package workflows), the ones the embedded
 // server registers (package devserver) and scripts/clusterctl registers on a
-// cluster, and the ones the worker checks a namespace for before it lets a turn
-// upsert them (package worker).
+// cluster, and the ones a client checks a namespace for before it lets a turn
+// upsert them (Present).
 //
 // Ensure adds the ones a namespace lacks, for devserver and clusterctl alike.
 //

@@ -45,6 +45,20 @@ type Call struct {
 	// failed rather than completed. Turns from before it take the result as the
 	// activity's value.
 	FailOnError bool `json:"fail_on_error,omitempty"`
+	// Declared is what the turn knew of the call's tool when it started the call,
+	// so that the activity does not look the tool up again (an MCP tool is not in
+	// the worker's registry at all). nil in the calls of workflows from before it:
+	// the activity then looks the tool up.
+	Declared *Declared `json:"declared,omitempty"`
+}
+
+// Declared is what a turn knew of a call's tool: whether the call is
+// concurrency-safe (it ran beside other safe calls, and is retried after a lost
+// worker) and the tool's declared persistence threshold (before the operator's
+// override, which the worker applies).
+type Declared struct {
+	Safe               bool `json:"safe"`
+	MaxResultSizeChars int  `json:"max_result_size_chars"`
 }
 
 // Output is what a tool activity returns: the model-facing content and the changes

@@ -6,20 +6,39 @@ import (
 	"strings"
 )
 
-// claudeCodeOnly are Claude Code 2.1.328's tools that toolpipe does not have. A
-// model trained on Claude Code calls them; it is told, as Claude Code tells it of a
-// tool the session leaves out, that it is not available here in any agent, so it
-// continues without instead of trying again.
+// claudeCodeOnly are Claude Code 2.1.328's tools that toolpipe does not have, and
+// the old names Claude Code still answers to for them (Task is Agent, RunWorkflow
+// Workflow, ListPeers ListAgents, ProposeGoal SetGoal, ListMcpResources and
+// ReadMcpResource(Dir) the MCP resource tools). A model trained on Claude Code
+// calls them; it is told, as Claude Code tells it of a tool the session leaves
+// out, that it is not available here in any agent, so it continues without instead
+// of trying again. Names Claude Code does not know in a session either (REPL, Eval,
+// tools of other products) get no hint there or here.
 var claudeCodeOnly = []string{
-	"Agent", "AskUserQuestion", "CronCreate", "CronDelete", "CronList", "EnterPlanMode",
-	"EnterWorktree", "ExitPlanMode", "ExitWorktree", "LSP", "ListAgents",
-	"ListMcpResourcesTool", "Monitor", "NotebookEdit", "ReadMcpResourceTool",
-	"ReportFindings", "ScheduleWakeup", "Skill", "Task", "TaskCreate", "TaskGet",
-	"TaskList", "TaskUpdate", "TodoWrite", "ToolSearch", "WebSearch", "Workflow",
+	"Agent", "AppifactRepl", "AskUserQuestion", "CronCreate", "CronDelete", "CronList",
+	"DesignSync", "EndConversation", "EnterPlanMode", "EnterWorktree", "ExitPlanMode",
+	"ExitWorktree", "FetchInboxMessage", "GetGoal", "LSP", "ListAgents", "ListConnectors",
+	"ListMcpResources", "ListMcpResourcesTool", "ListPeers", "McpTaskResumePolling",
+	"Monitor", "NotebookEdit", "OfferChromeSetup", "PauseGoal", "Poll", "Projects",
+	"ProposeGoal", "PublishPlugin", "PushNotification", "ReadMcpResource",
+	"ReadMcpResourceDir", "ReadMcpResourceDirTool", "ReadMcpResourceTool",
+	"ReadNotifications", "ReadWidgetContext", "RemoteTrigger", "ReportFindings",
+	"RunWorkflow", "ScheduleWakeup", "SearchMcpRegistry", "SendFeedback", "SendFile",
+	"SendToProject", "SendToProjectContext", "SendUserFile", "SetGoal",
+	"ShareOnboardingGuide", "ShowOnboardingRolePicker", "Skill", "SuggestConnectors",
+	"SuggestPluginInstall", "SuggestSkills", "Task", "TaskCreate", "TaskGet", "TaskList",
+	"TaskUpdate", "TodoWrite", "ToolSearch", "WebSearch", "Workflow", "WrapUp",
 }
 
-// sendMessageHint is what Claude Code says of SendMessage where it is absent.
-const sendMessageHint = ". SendMessage is not among the tools available here. An agent cannot be continued from this context. To message another session, use your host application's own messaging tool if it provides one; otherwise that is not possible from here."
+// hints are what Claude Code 2.1.328 says, after "No such tool available: X", of
+// the absent tools it has more to say about: SendMessage, the user-message tool
+// (and its old name Brief), and GetTask, which no session has.
+var hints = map[string]string{
+	"SendMessage":     ". SendMessage is not among the tools available here. An agent cannot be continued from this context. To message another session, use your host application's own messaging tool if it provides one; otherwise that is not possible from here.",
+	"SendUserMessage": ". SendUserMessage is not enabled in this session \u2014 write your message as normal assistant text instead.",
+	"Brief":           ". Brief is not enabled in this session \u2014 write your message as normal assistant text instead.",
+	"GetTask":         ". GetTask is not a tool you can call. A background command's or task's result reaches you by itself when it finishes, unless the message that started it said otherwise, so you don't need to check on it.",
+}
 
 // aliases are names Claude Code 2.1.328 still answers to for a tool toolpipe has.
 var aliases = map[string]string{"KillShell": TaskStopName}
@@ -50,8 +69,8 @@ func UnknownToolMessage(name string, known []string) string {
 	switch {
 	case len(same) == 1:
 		msg += fmt.Sprintf(". Tool names are case-sensitive: call %s instead.", same[0])
-	case name == "SendMessage":
-		msg += sendMessageHint
+	case hints[name] != "":
+		msg += hints[name]
 	case slices.Contains(claudeCodeOnly, name):
 		msg += fmt.Sprintf(". %s is disabled for this session, in subagents as well as here.", name)
 	}

@@ -12,7 +12,11 @@ func TestUnknownToolMessage(t *testing.T) {
 		"Frobnicate":   "Error: No such tool available: Frobnicate",
 		"Bash ":        "Error: No such tool available: Bash ",
 		"PowerShell":   "Error: No such tool available: PowerShell",
-		"SendMessage":  "Error: No such tool available: SendMessage" + sendMessageHint,
+		"SendMessage":  "Error: No such tool available: SendMessage" + hints["SendMessage"],
+		"Task":         "Error: No such tool available: Task. Task is disabled for this session, in subagents as well as here.",
+		"ListPeers":    "Error: No such tool available: ListPeers. ListPeers is disabled for this session, in subagents as well as here.",
+		"Brief":        "Error: No such tool available: Brief. Brief is not enabled in this session \u2014 write your message as normal assistant text instead.",
+		"Eval":         "Error: No such tool available: Eval",
 	}
 	for name, want := range cases {
 		if got := UnknownToolMessage(name, []string{"Bash", "Edit", "Glob", "Grep", "Read", "TaskStop", "WebFetch", "Write"}); got != UseError(want) {

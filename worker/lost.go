@@ -187,19 +187,9 @@ func (l *liveness) close() {
 	_ = l.lock.Close()
 }
 
-// interceptor records each running tool attempt and, when the worker shuts down
-// under it, reports the attempt as ended by the shutdown before the process exits.
-func (l *liveness) interceptor() interceptor.WorkerInterceptor { return &livenessInterceptor{l: l} }
-
-type livenessInterceptor struct {
-	interceptor.WorkerInterceptorBase
-	l *liveness
-}
-
-func (i *livenessInterceptor) InterceptActivity(ctx context.Context, next interceptor.ActivityInboundInterceptor) interceptor.ActivityInboundInterceptor {
-	return &livenessInbound{ActivityInboundInterceptorBase: interceptor.ActivityInboundInterceptorBase{Next: next}, l: i.l}
-}
-
+// livenessInbound records each running tool attempt and, when the worker shuts
+// down under it, reports the attempt as ended by the shutdown before the process
+// exits. The plugin puts it outermost on every activity (plugin.go).
 type livenessInbound struct {
 	interceptor.ActivityInboundInterceptorBase
 	l *liveness

@@ -33,6 +33,9 @@ func RegisterWithAgent(r sdkworker.Registry, acts *activities.Activities, cfg ac
 	if cfg.StateDir == "" {
 		cfg.StateDir = acts.StateDir()
 	}
+	if cfg.Blob == nil {
+		cfg.Blob = acts.Blob()
+	}
 	if cfg.Tools == nil {
 		cfg.Tools = acts.Registry() // the model is offered what the worker runs
 	}
@@ -84,4 +87,26 @@ func Options() sdkworker.Options {
 		StickyScheduleToStartTimeout:                2 * time.Second,
 		Interceptors:                                []interceptor.WorkerInterceptor{&blipProof{}},
 	}
+}
+
+// MergeOptions returns o with what toolpipe's workflows and tools need (Options):
+// settings o already has are kept where they are at least as strict, and the
+// blip-proof heartbeat interceptor is added after o's own.
+func MergeOptions(o sdkworker.Options) sdkworker.Options {
+	need := Options()
+	o.DeadlockDetectionTimeout = max(o.DeadlockDetectionTimeout, need.DeadlockDetectionTimeout)
+	if o.MaxHeartbeatThrottleInterval == 0 || o.MaxHeartbeatThrottleInterval > need.MaxHeartbeatThrottleInterval {
+		o.MaxHeartbeatThrottleInterval = need.MaxHeartbeatThrottleInterval
+	}
+	if o.DefaultHeartbeatThrottleInterval == 0 || o.DefaultHeartbeatThrottleInterval > need.DefaultHeartbeatThrottleInterval {
+		o.DefaultHeartbeatThrottleInterval = need.DefaultHeartbeatThrottleInterval
+	}
+	if o.MaxEagerActivityReservationsPerWorkflowTask == nil {
+		o.MaxEagerActivityReservationsPerWorkflowTask = need.MaxEagerActivityReservationsPerWorkflowTask
+	}
+	if o.StickyScheduleToStartTimeout == 0 {
+		o.StickyScheduleToStartTimeout = need.StickyScheduleToStartTimeout
+	}
+	o.Interceptors = append(o.Interceptors, need.Interceptors...)
+	return o
 }

@@ -97,4 +97,16 @@ const (
 	// turn-2, …) instead of by message (session_turn.go). Sessions from before it
 	// started every Turn before the model call and named it after the message.
 	turnOnToolUse = "turn-on-tool-use"
+	// decodedInputs: a turn reads its inputs' strings as Claude Code 2.1.328 does
+	// before the permission check and the tool see them: the \uXXXX escapes a model
+	// wrote out are decoded (tool.DecodeEscapes), a path parameter loses the white
+	// space around it (tool.TrimPath) and a Bash command its leading
+	// `cd <working directory> && ` (tool.StripCdWorkdir). Before it they were passed
+	// on as written. Asked at the turn's start, after repairedInputs.
+	decodedInputs = "decoded-inputs"
+	// sessionPlacement: a session that asks for placement (SessionInput.Place) is
+	// put on a host with capacity and its tools go to that host's queue
+	// (fleet.go). Sessions from before it, and sessions that do not ask (the
+	// embedded default), record no marker and schedule no placement activity.
+	sessionPlacement = "session-placement"
 )

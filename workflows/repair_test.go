@@ -77,3 +77,53 @@ func recordRepairedHistory(t *testing.T, path string) {
 	_, _, run := repairedTurn(t, h)
 	testenv.WriteHistory(t, path, testenv.History(t, h.c, run.GetID(), run.GetRunID()))
 }
+
+// decodedTurn runs inputs with escapes written out and paths with white space
+// around them (change decoded-inputs): a Write of `caf\u00e9`, a Bash command
+// printing one, a Read of "a.txt ", a Bash command after `cd <dir> && `.
+func decodedTurn(t *testing.T, h *harness) (string, map[string]tool.Result, client.WorkflowRun) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.txt")
+	if err := os.WriteFile(file, []byte("l1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	blocks := []tool.Block{
+		{ID: "w1", Name: tool.WriteName, Input: json.RawMessage(`{"file_path":"` + filepath.Join(dir, "w.txt") + `","content":"caf\\u00e9 \\\\u00e9\n"}`)},
+		{ID: "b1", Name: tool.BashName, Input: json.RawMessage(`{"command":"echo \\u0074\\u00e9"}`)},
+		{ID: "r1", Name: tool.ReadName, Input: json.RawMessage(`{"file_path":" ` + file + ` "}`)},
+		{ID: "b2", Name: tool.BashName, Input: json.RawMessage(`{"command":"cd ` + dir + ` && echo cd-ok"}`)},
+	}
+	run := h.start(workflows.TurnInput{Workdir: dir, Blocks: blocks, CloseIntake: true})
+	res := h.result(run)
+	by := map[string]tool.Result{}
+	for _, r := range res.Results {
+		by[r.ToolUseID] = r
+	}
+	return dir, by, run
+}
+
+// TestTurnDecodesInputs: a turn decodes the escapes a model wrote out and trims
+// paths, as Claude Code 2.1.328 does (test/parity: TestParitySweep).
+func TestTurnDecodesInputs(t *testing.T) {
+	h := realHarness(t)
+	dir, by, _ := decodedTurn(t, h)
+	if b, err := os.ReadFile(filepath.Join(dir, "w.txt")); err != nil || string(b) != "café \\\\u00e9\n" {
+		t.Errorf("w.txt: %q, %v", b, err)
+	}
+	if r := by["b1"]; r.Content != "té" || r.IsError {
+		t.Errorf("Bash: %+v", r)
+	}
+	if r := by["b2"]; r.Content != "cd-ok" || r.IsError {
+		t.Errorf("Bash after cd: %+v", r)
+	}
+	if r := by["r1"]; r.Content != "1\tl1\n2\t" || r.IsError { // the empty line after the last newline, as Claude Code shows it
+		t.Errorf("Read of a path with white space around it: %+v", r)
+	}
+}
+
+// recordDecodedHistory records the turn above (change decoded-inputs).
+func recordDecodedHistory(t *testing.T, path string) {
+	h := realHarness(t)
+	_, _, run := decodedTurn(t, h)
+	testenv.WriteHistory(t, path, testenv.History(t, h.c, run.GetID(), run.GetRunID()))
+}

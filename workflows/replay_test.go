@@ -23,6 +23,7 @@ var turnHistories = []string{
 	"testdata/turn_history_denied_cascade.json", // before denied-call-alone: a hook-denied Bash cancels its sibling (recorded by 62fccda)
 	"testdata/turn_history_denied_alone.json",   // denied-call-alone: a denied Bash cascades no more
 	"testdata/turn_history_repaired.json",       // repaired-inputs: inputs read as Claude Code reads them
+	"testdata/turn_history_decoded.json",        // decoded-inputs: escapes written out decoded, paths trimmed
 }
 
 // turnRecorders record a history again with TOOLPIPE_RECORD_HISTORY=1 (only the
@@ -33,6 +34,7 @@ var turnRecorders = map[string]func(t *testing.T, path string){
 	"testdata/turn_history_failed.json":       recordFailedTurnHistory,
 	"testdata/turn_history_denied_alone.json": recordDeniedAloneHistory,
 	"testdata/turn_history_repaired.json":     recordRepairedHistory,
+	"testdata/turn_history_decoded.json":      recordDecodedHistory,
 }
 
 // TestTurnReplay replays the recorded Turn histories (streamed blocks, a Bash error

@@ -91,6 +91,9 @@ type session struct {
 	checkedUser int
 	// bg are the background shells (session_background.go).
 	bg backgroundTasks
+	// promptInterrupted: InterruptPromptSignal came; the prompt ends after the
+	// running step (session_control.go).
+	promptInterrupted bool
 	// own is the state of the tools the session answers: the task list and plan
 	// mode (session_tools.go).
 	own SessionToolState
@@ -127,7 +130,10 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 	if err := s.register(ctx); err != nil {
 		return SessionResult{}, err
 	}
-	s.serveBackground(ctx) // session_background.go; after restore, which fills s.bg
+	s.serveBackground(ctx)               // session_background.go; after restore, which fills s.bg
+	if err := s.place(ctx); err != nil { // fleet.go
+		return SessionResult{}, err
+	}
 	if in.Carry == nil {
 		if err := s.open(ctx); err != nil {
 			return SessionResult{}, err
@@ -143,6 +149,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 			return SessionResult{}, err
 		}
 		s.publish(ctx)
+		s.interruptedStop() // session_control.go
 		if s.stopReason != "" {
 			break
 		}
@@ -179,6 +186,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 	}
 	s.stopBackground(ctx) // session_background.go
 	s.sessionEnd(ctx)     // session_hooks.go
+	s.release(ctx)        // fleet.go
 	s.done, s.phase = true, PhaseDone
 	s.publish(ctx)
 	s.note(SessionEvent{Kind: EventStop, Text: strings.TrimSpace(s.stopReason + " " + s.hookReason)})

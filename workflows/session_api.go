@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/toolpipe/toolpipe/budget"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/modelinfo"
@@ -88,6 +89,13 @@ type SessionInput struct {
 	Inherited *budget.State `json:"inherited,omitempty"`
 	// Depth is how deep in sub-agents this session is (0 for the top).
 	Depth int `json:"depth,omitempty"`
+
+	// Place asks for the session to be placed on one host of a fleet (fleet.go):
+	// its tools then run on that host alone.
+	Place bool `json:"place,omitempty"`
+	// Placement is where the session's tools run once placed; a sub-agent and a
+	// continued run are given their session's.
+	Placement *contract.Placement `json:"placement,omitempty"`
 
 	// Carry is set by continue-as-new only: the state of the previous run.
 	Carry *SessionCarry `json:"carry,omitempty"`
@@ -369,6 +377,8 @@ type SessionState struct {
 	// order they started; ended ones of earlier runs as far as continue-as-new
 	// carried them (session_background.go).
 	BackgroundTasks []hooks.BackgroundTask `json:"background_tasks,omitempty"`
+	// Placement is the host the session's tools run on, on a fleet (fleet.go).
+	Placement *contract.Placement `json:"placement,omitempty"`
 	// Tasks is the session's task list (TaskCreate, TaskUpdate; session_tools.go).
 	Tasks []tool.TaskItem `json:"tasks,omitempty"`
 	// PlanMode says the model entered plan mode and no plan was approved since.

@@ -95,7 +95,7 @@ func (s *session) startShell(ctx workflow.Context, ask BackgroundAsk) Background
 	}
 	actx, cancel := workflow.WithCancel(ctx)
 	t.cancel = cancel
-	actx = workflow.WithActivityOptions(actx, workflow.ActivityOptions{
+	actx = workflow.WithActivityOptions(onHost(actx, s.toolQueue()), workflow.ActivityOptions{
 		StartToCloseTimeout: in.BackgroundTimeout() + backgroundGrace,
 		HeartbeatTimeout:    s.opts.Turn.withDefaults().HeartbeatTimeout,
 		WaitForCancellation: true,

@@ -98,6 +98,9 @@ func RenderSessionDetails(d SessionDetails) string {
 	if st.Runs > 0 {
 		fmt.Fprintf(&b, "| runs | %d (continued as new) |\n", st.Runs+1)
 	}
+	if p := st.Placement; p != nil {
+		fmt.Fprintf(&b, "| host | `%s` (task queue `%s`, placement %d) |\n", cell(p.Host), cell(p.Queue), p.Generation)
+	}
 	if st.PlanMode {
 		fmt.Fprintf(&b, "| mode | plan: calls that could change something are refused until a plan is approved |\n")
 	}

@@ -82,6 +82,9 @@ func (s *session) register(ctx workflow.Context) error {
 			s.interruptTurn(ctx, InterruptRequest{NoMessage: true}) // no message came with it
 		}
 	})
+	if err := s.registerControl(ctx); err != nil { // session_control.go
+		return err
+	}
 	if err := workflow.SetQueryHandlerWithOptions(ctx, SessionStateQuery, s.stateQuery,
 		workflow.QueryHandlerOptions{Description: "Where the session stands: phase, turns, conversation size, budget."}); err != nil {
 		return fmt.Errorf("session: %w", err)
@@ -108,7 +111,7 @@ func (s *session) stateQuery() (SessionState, error) {
 		Messages: s.head.Conversation.Len(), Bytes: s.head.Conversation.Bytes(), PendingUser: len(s.pendingUser),
 		Runs: s.runs, Usage: s.usage, StopReason: s.stopReason, LastError: s.lastError,
 		LastUsage: s.lastUsage, Cost: s.cost, Model: s.model.Model, ContextWindow: s.model.ContextWindow,
-		Compactions: s.compactions, BackgroundTasks: s.taskList(),
+		Compactions: s.compactions, BackgroundTasks: s.taskList(), Placement: s.in.Placement,
 		Tasks: s.sessionTaskItems(), PlanMode: s.inPlanMode(), // session_tools.go
 	}
 	if s.state != nil {

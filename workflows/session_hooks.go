@@ -40,7 +40,7 @@ func (s *session) runSessionHooks(ctx workflow.Context, e hooks.Event, cmds []ho
 	}
 	fill(&in)
 	env := hookEnv{settings: s.in.Settings, workdir: s.in.Workdir, sessionID: s.in.SessionID,
-		heartbeat: s.opts.Turn.withDefaults().HeartbeatTimeout}
+		heartbeat: s.opts.Turn.withDefaults().HeartbeatTimeout, queue: s.toolQueue()}
 	res, err := runHookCommands(ctx, env, e, "", cmds, in)
 	if err != nil {
 		return hooks.Result{Event: e}

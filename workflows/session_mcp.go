@@ -14,7 +14,7 @@ func (s *session) listMCP(ctx workflow.Context) {
 	if !s.in.MCP {
 		return
 	}
-	res, err := listMCPTools(ctx, s.in.Workdir, s.opts.Turn.withDefaults().HeartbeatTimeout)
+	res, err := listMCPTools(onHost(ctx, s.toolQueue()), s.in.Workdir, s.opts.Turn.withDefaults().HeartbeatTimeout)
 	if err != nil {
 		s.note(SessionEvent{Kind: EventNotice, Text: "MCP tools are unavailable: " + failureMessage(err)})
 		return

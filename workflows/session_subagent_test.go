@@ -176,3 +176,44 @@ func TestTaskStartsBeforeMessageEnds(t *testing.T) {
 		t.Fatalf("the Task's result %+v", r)
 	}
 }
+
+// Claude Code 2.1.328 offers its sub-agent tool as Agent (Task is its old name): a
+// model trained on it calls Agent, which runs as a Task call; with sub-agents at
+// their depth limit (Task not offered), the child's Agent call is told Agent is not
+// available, in Claude Code's words.
+func TestAgentCallRunsAsTask(t *testing.T) {
+	h := newAgentHarness(t,
+		fakeanthropic.Response{When: "parent go", Content: []wire.Block{
+			use("k1", "Agent", map[string]any{"description": "delegate", "prompt": "child work", "subagent_type": "general-purpose"}),
+		}},
+		fakeanthropic.Response{When: "child work", Content: []wire.Block{
+			use("c1", "Agent", map[string]any{"description": "deeper", "prompt": "grandchild work"}),
+		}},
+		fakeanthropic.Response{When: "Agent is disabled", Content: []wire.Block{text("child done")}},
+		fakeanthropic.Response{When: "child done", Content: []wire.Block{text("parent done")}},
+	)
+	opts := fastOptions()
+	opts.MaxDepth = 1
+	run := h.start(workflows.SessionInput{SessionID: "agentalias", Prompt: "parent go", Workdir: t.TempDir(), Options: opts})
+	res := h.result(run)
+	if res.Text != "parent done" || h.fake.Unused() != 0 {
+		t.Fatalf("result %+v, %d answers unused", res, h.fake.Unused())
+	}
+	reqs := h.fake.Requests()
+	r := userResults(reqs[len(reqs)-1].Messages[len(reqs[len(reqs)-1].Messages)-1])
+	if len(r) != 1 || !strings.Contains(r["k1"].Content, "child done") || r["k1"].IsError {
+		t.Fatalf("the Agent call's result %+v", r)
+	}
+	for _, req := range reqs {
+		for _, m := range req.Messages {
+			if c, ok := userResults(m)["c1"]; ok {
+				want := "<tool_use_error>Error: No such tool available: Agent. Agent is disabled for this session, in subagents as well as here.</tool_use_error>"
+				if c.Content != want || !c.IsError {
+					t.Fatalf("the child's Agent call beyond the depth limit: %+v, want %q", c, want)
+				}
+				return
+			}
+		}
+	}
+	t.Fatal("the child's Agent call got no result")
+}

@@ -56,6 +56,7 @@ func (s *session) openTurn(ctx workflow.Context) error {
 			Settings: s.turnSettings(), MCPTools: s.mcpTools, SearchAttributes: s.in.SearchAttributes,
 			FailedCallsAttribute: s.in.FailedCallsAttribute,
 			PromptID:             s.promptID(ctx), // session_prompt_id.go
+			ToolQueue:            s.toolQueue(),   // fleet.go
 		})
 		// The turn's events carry its id from now on: a watcher follows its tools.
 		s.note(SessionEvent{Kind: EventTurn, Text: s.slot.id})

@@ -53,6 +53,9 @@ type turn struct {
 	// repairs' results end with, by tool_use id (turn_repair.go).
 	repair bool
 	notes  map[string]string
+	// decode: the escapes a model wrote out in its inputs are decoded, paths
+	// trimmed and a leading cd into the working directory dropped (turn_repair.go).
+	decode bool
 	// showFailures: failed calls are failed activities, refused calls are recorded,
 	// and the finished turn writes its calls to its memo (turn_failures.go).
 	showFailures bool
@@ -74,6 +77,7 @@ func (w *Workflows) Turn(ctx workflow.Context, in TurnInput) (TurnResult, error)
 
 // run is the body of Turn.
 func (t *turn) run(ctx workflow.Context, in TurnInput) (TurnResult, error) {
+	ctx = onHost(ctx, in.ToolQueue) // the session's host (fleet.go)
 	*t = turn{
 		tools:   t.tools,
 		in:      in,
@@ -118,8 +122,13 @@ func (t *turn) run(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 	}
 	t.publish()      // the intake may have closed after the last tool was yielded
 	t.writeMemo(ctx) // turn_failures.go
+	return t.result(), nil
+}
+
+// result is the turn's result as it stands: final once the turn has finished.
+func (t *turn) result() TurnResult {
 	return TurnResult{Results: t.emitted, Context: t.context,
-		Stop: t.gate.stop, StopReason: strings.Join(t.gate.stopReasons, "\n"), Notices: t.gate.notices}, nil
+		Stop: t.gate.stop, StopReason: strings.Join(t.gate.stopReasons, "\n"), Notices: t.gate.notices}
 }
 
 // finished: the tools are known, the intake is closed and every tool has been yielded.

@@ -95,6 +95,10 @@ type TurnInput struct {
 	// FailedCallsAttribute says the namespace also has ToolpipeFailedCalls (Int):
 	// the finished turn sets it to how many of its calls failed.
 	FailedCallsAttribute bool `json:"failed_calls_attribute,omitempty"`
+	// ToolQueue is the task queue of the host the session is placed on (fleet.go):
+	// the turn's tools, command hooks, path resolution, transcript and MCP calls go
+	// there; empty is the turn's own queue, as before placement.
+	ToolQueue string `json:"tool_queue,omitempty"`
 	// Settings are the hooks and permission policy the turn enforces; nil means
 	// none (every call runs, no hook).
 	Settings *TurnSettings `json:"settings,omitempty"`
@@ -155,6 +159,11 @@ type CollectResponse struct {
 	Results []tool.Result `json:"results"`
 	Next    int           `json:"next"`
 	Done    bool          `json:"done"`
+	// Final is, once Done, the rest of the turn's result (its context, stop and
+	// notices; no Results, which came through the cursor), so that a client that
+	// collected every result needs nothing more. Turns of older workers leave it
+	// nil: their result is then the workflow's.
+	Final *TurnResult `json:"final,omitempty"`
 }
 
 // ToolState is one tool as the State query shows it.

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -25,6 +26,10 @@ type pendingAsk struct {
 	answered bool
 	approved bool
 	reason   string
+	// message replaces the denial's text; input replaces the approved call's
+	// input (ApprovalRequest.Message, UpdatedInput).
+	message string
+	input   json.RawMessage
 }
 
 // ask waits durably for a person to approve or deny a call: the wait is workflow
@@ -39,7 +44,7 @@ func (t *turn) ask(ctx workflow.Context, b tool.Block, reason string) (verdict, 
 	}
 	now := workflow.Now(ctx)
 	p := &pendingAsk{info: PendingApproval{
-		ToolUseID: b.ID, Tool: b.Name, Description: t.describe(b), Reason: reason,
+		ToolUseID: b.ID, Tool: b.Name, Description: t.describe(b), Reason: reason, Input: b.Input,
 		Since: now, Deadline: now.Add(timeout),
 	}}
 	if t.gate.pending == nil {
@@ -58,7 +63,9 @@ func (t *turn) ask(ctx workflow.Context, b tool.Block, reason string) (verdict, 
 		return verdict{message: fmt.Sprintf("Permission to use %s was denied: it needed approval (%s) and nobody answered within %s.",
 			p.info.Description, strings.TrimSuffix(reason, "."), timeout)}, nil
 	case p.approved:
-		return verdict{allowed: true}, nil
+		return verdict{allowed: true, input: p.input}, nil
+	case p.message != "":
+		return verdict{message: p.message}, nil
 	}
 	msg := "The user denied permission to use " + p.info.Description + ", so it was not run."
 	if p.reason != "" {
@@ -83,6 +90,11 @@ func (t *turn) registerApprovals(ctx workflow.Context) error {
 			func(ctx workflow.Context, req ApprovalRequest) (PendingApproval, error) {
 				p := t.gate.pending[req.ToolUseID]
 				p.answered, p.approved, p.reason = true, approve, req.Reason
+				if approve {
+					p.input = req.UpdatedInput
+				} else {
+					p.message = req.Message
+				}
 				return p.info, nil
 			},
 			workflow.UpdateHandlerOptions{

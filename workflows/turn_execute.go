@@ -113,6 +113,8 @@ func (t *turn) call(b tool.Block, v verdict) tool.Call {
 
 // execute schedules a call's activity under the tool's options (activityOptions).
 func (t *turn) execute(ctx workflow.Context, def *tool.Definition, b tool.Block, call tool.Call, retryable bool) workflow.Future {
+	// The activity need not look up again what the turn knew of its tool.
+	call.Declared = &tool.Declared{Safe: retryable, MaxResultSizeChars: def.MaxResultSizeChars()}
 	ctx = workflow.WithActivityOptions(ctx, t.activityOptions(def, b, retryable))
 	return workflow.ExecuteActivity(ctx, activityType(b.Name), call)
 }
@@ -150,6 +152,7 @@ func (t *turn) activityOptions(def *tool.Definition, b tool.Block, retryable boo
 		attempts = t.opts.SafeAttempts
 	}
 	return workflow.ActivityOptions{
+		TaskQueue:           t.queueOf(def, b.Name), // fleet.go
 		StartToCloseTimeout: def.Timeout(b.Input),
 		HeartbeatTimeout:    t.opts.HeartbeatTimeout,
 		WaitForCancellation: true,

@@ -139,6 +139,19 @@ func (s approvalStep) before(ctx workflow.Context, c *gatedCall) error {
 	c.v = v
 	if !v.allowed {
 		c.refuse(tool.ErrorResult(c.block.ID, hooks.Reminder(v.message, c.block.Name, c.pre, hooks.Result{})))
+		return nil
+	}
+	if len(v.input) > 0 && string(v.input) != string(c.input) {
+		// The approver's input passes the model's checks too; it is not asked again.
+		updated := v.input
+		if s.t.repair {
+			updated, _ = c.def.Repair(updated)
+		}
+		if err := s.t.validate(c.def, updated); err != nil {
+			c.refuse(tool.ErrorResult(c.block.ID, tool.UseError(err.Error()+" (in the input the approval gave)")))
+			return nil
+		}
+		c.input = updated
 	}
 	return nil
 }

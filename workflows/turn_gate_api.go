@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/toolpipe/toolpipe/hooks"
@@ -66,6 +67,13 @@ type ApprovalRequest struct {
 	ToolUseID string `json:"tool_use_id"`
 	// Reason is the person's note: for a denial, it is passed to the model.
 	Reason string `json:"reason,omitempty"`
+	// Message, for a denial, is the whole text the model is told instead of
+	// toolpipe's sentence around Reason: the Claude Agent SDK's canUseTool deny
+	// message, which Claude Code passes on as it is.
+	Message string `json:"message,omitempty"`
+	// UpdatedInput, for an approval, replaces the call's input (validated again,
+	// as a PreToolUse hook's updatedInput): the SDK's canUseTool updatedInput.
+	UpdatedInput json.RawMessage `json:"updated_input,omitempty"`
 }
 
 // PendingApproval is a call waiting for approval, as the State query shows it.
@@ -74,9 +82,11 @@ type PendingApproval struct {
 	Tool        string `json:"tool"`
 	Description string `json:"description"`
 	// Reason says why approval is needed (the rule, the mode or the hook).
-	Reason   string    `json:"reason"`
-	Since    time.Time `json:"since"`
-	Deadline time.Time `json:"deadline"`
+	Reason string `json:"reason"`
+	// Input is the call's input, for whoever answers (the SDK's can_use_tool).
+	Input    json.RawMessage `json:"input,omitempty"`
+	Since    time.Time       `json:"since"`
+	Deadline time.Time       `json:"deadline"`
 }
 
 // Notice is something the user should see about a call: a hook's systemMessage, a

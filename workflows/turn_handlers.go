@@ -51,7 +51,13 @@ func (t *turn) register(ctx workflow.Context) error {
 			if err := workflow.Await(ctx, func() bool { return len(t.emitted) > req.From || t.finished() }); err != nil {
 				return CollectResponse{}, err
 			}
-			return CollectResponse{Results: t.emitted[req.From:], Next: len(t.emitted), Done: t.finished()}, nil
+			resp := CollectResponse{Results: t.emitted[req.From:], Next: len(t.emitted), Done: t.finished()}
+			if resp.Done {
+				final := t.result()
+				final.Results = nil
+				resp.Final = &final
+			}
+			return resp, nil
 		},
 		workflow.UpdateHandlerOptions{
 			Validator: func(ctx workflow.Context, req CollectRequest) error {

@@ -92,7 +92,7 @@ func (t *turn) hookInput(ctx workflow.Context, e hooks.Event) hooks.Input {
 // runHooks runs cmds with the input in and combines their outcomes.
 func (t *turn) runHooks(ctx workflow.Context, e hooks.Event, id string, cmds []hooks.Command, in hooks.Input) (hooks.Result, error) {
 	return runHookCommands(ctx, hookEnv{settings: t.in.Settings, workdir: t.in.Workdir, sessionID: t.in.SessionID,
-		heartbeat: t.opts.HeartbeatTimeout}, e, id, cmds, in)
+		heartbeat: t.opts.HeartbeatTimeout, queue: t.in.ToolQueue}, e, id, cmds, in)
 }
 
 // hookEnv is where hooks run: the turn's or the session's settings and directory.
@@ -101,6 +101,9 @@ type hookEnv struct {
 	workdir   string
 	sessionID string
 	heartbeat time.Duration
+	// queue is the host's task queue the command hooks run on (fleet.go); empty
+	// is the workflow's own.
+	queue string
 }
 
 // runHookCommands runs cmds at once, one activity each, with the input in, and
@@ -119,9 +122,9 @@ func runHookCommands(ctx workflow.Context, env hookEnv, e hooks.Event, id string
 	}
 	futs := make([]workflow.Future, len(cmds))
 	for i, c := range cmds {
-		actx := workflow.WithActivityOptions(ctx, hookOptions(e, c, env.heartbeat))
+		actx := workflow.WithActivityOptions(onHost(ctx, env.queue), hookOptions(e, c, env.heartbeat))
 		if c.IsPrompt() {
-			futs[i] = workflow.ExecuteActivity(actx, contract.PromptHookActivityName, hooks.PromptInvocation{
+			futs[i] = workflow.ExecuteActivity(onShared(actx), contract.PromptHookActivityName, hooks.PromptInvocation{
 				Event: e, ToolUseID: id, Message: hooks.PromptMessage(e, c.Prompt, stdin), Model: c.Model,
 				TimeoutSeconds: c.Timeout, SessionID: env.sessionID,
 			})

@@ -77,6 +77,9 @@ type verdict struct {
 	// read-only (no rule, no hook, no person, no bypassPermissions allowed it):
 	// it runs in the read-only sandbox, whatever dangerouslyDisableSandbox says.
 	readOnly bool
+	// input, when set, is the input the person who approved the call gave it
+	// (ApprovalRequest.UpdatedInput): it runs instead of the model's.
+	input json.RawMessage
 	// ask: neither the hooks nor the rules decided; a person is asked
 	// (approvalStep), message is why.
 	ask bool

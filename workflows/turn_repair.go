@@ -6,9 +6,11 @@ import (
 	"github.com/toolpipe/toolpipe/tool"
 )
 
-// useRepair decides, once at the turn's start, whether its inputs are repaired.
+// useRepair decides, once at the turn's start, whether its inputs are repaired and
+// their strings decoded.
 func (t *turn) useRepair(ctx workflow.Context) {
 	t.repair = workflow.GetVersion(ctx, repairedInputs, workflow.DefaultVersion, 1) >= 1
+	t.decode = t.repair && workflow.GetVersion(ctx, decodedInputs, workflow.DefaultVersion, 1) >= 1
 	t.notes = map[string]string{}
 }
 
@@ -23,6 +25,13 @@ func (t *turn) repairBlock(b tool.Block) tool.Block {
 	b.Name = tool.Canonical(b.Name) // KillShell is TaskStop
 	def, ok := t.lookup(b.Name)     // records, for a tool that is not original, what it decided
 	if ok {                         // Repair leaves the input of a tool without Spec.Coerce as it is
+		if t.decode {
+			b.Input, _ = tool.DecodeEscapes(b.Input)
+			b.Input, _ = tool.TrimPath(b.Name, b.Input)
+			if b.Name == tool.BashName {
+				b.Input, _ = tool.StripCdWorkdir(b.Input, t.in.Workdir)
+			}
+		}
 		in, note := def.Repair(b.Input)
 		if note != "" {
 			t.notes[b.ID] = note

@@ -91,7 +91,7 @@ func run(out string, runs int, sync, only string, verbose bool, cpuProfile strin
 	b.c, err = client.Dial(client.Options{HostPort: b.srv.FrontendAddress(), Namespace: b.srv.Namespace(),
 		ExternalStorage: driver.ExternalStorage(), Logger: quietSDK{},
 		ConnectionOptions: client.ConnectionOptions{DialOptions: []grpc.DialOption{grpc.WithChainUnaryInterceptor(b.trace.interceptor)},
-			// As worker.Connect does for the embedded server: no gzip on loopback.
+			// As connect.Dial does for the embedded server: no gzip on loopback.
 			GrpcCompression: &client.GrpcCompressionNone{}}})
 	if err != nil {
 		return err

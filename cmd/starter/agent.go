@@ -8,19 +8,16 @@ import (
 	"os"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/spf13/cobra"
-	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/toolpipe/toolpipe/agentprompt"
+	"github.com/toolpipe/toolpipe"
+	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/fakeanthropic"
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/modelinfo"
 	"github.com/toolpipe/toolpipe/toolenv"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -94,7 +91,7 @@ from a scripted fake instead, offline (embedded default only).`,
 				}
 				defer closeFake()
 			}
-			e, err := setup(ctx, cfg, tpworker.Auto)
+			e, err := setup(ctx, cfg, connect.Auto)
 			if err != nil {
 				return interrupted(ctx, err)
 			}
@@ -105,18 +102,18 @@ from a scripted fake instead, offline (embedded default only).`,
 			}
 			ctx, endTrace := e.traceSession(ctx) // trace.go
 			defer endTrace()
-			run, err := e.startSession(ctx, prompt, f)
+			s, err := e.startSession(ctx, prompt, f)
 			if err != nil {
 				return interrupted(ctx, err)
 			}
-			defer e.watchPollers(ctx, run.GetID(), "session", cmd.ErrOrStderr())() // pollers.go
-			return interrupted(ctx, e.followSession(ctx, run, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			defer e.watchPollers(ctx, s.TaskQueue(), "session", cmd.ErrOrStderr())() // pollers.go
+			return interrupted(ctx, e.followSession(ctx, s, cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyWorkdir, config.KeySettings, config.KeyPermissionMode,
 		config.KeySession, config.KeyTaskQueue,
 		config.KeyPort, config.KeyUI, config.KeyUIPort, config.KeyHeartbeatTimeout, config.KeyLogLevel, config.KeyTrust, config.KeyMCPEnvAllow,
-		config.KeyAskTimeout, config.KeyWebFetchAllowPrivate, config.KeyWebFetchTimeout)
+		config.KeyAskTimeout, config.KeyWebFetchAllowPrivate, config.KeyWebFetchTimeout, config.KeyBlobURL)
 	cmd.Flags().Lookup(config.KeyPort).DefValue = "0"
 	cmd.Flags().Set(config.KeyPort, "0")
 	model := toolenv.Getenv("ANTHROPIC_MODEL") // ANTHROPIC_* are held secrets (worker.HideSecrets)
@@ -171,126 +168,54 @@ func modelPrice(f agentFlags, cfg config.Config) *modelinfo.Price {
 	return nil
 }
 
-// startSession starts the session, or attaches to it when it is running.
-func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (client.WorkflowRun, error) {
-	id := sessionWorkflowID(e.cfg.Session)
-	traceWorkflowID(ctx, id)
-	if d, err := e.conn.Client.DescribeWorkflowExecution(ctx, id, ""); err == nil &&
-		d.WorkflowExecutionInfo.Status == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
-		if prompt != "" {
-			fmt.Fprintf(os.Stderr, "session %s is running: attaching (PROMPT not sent; use `starter agent send %s MESSAGE`)\n", e.cfg.Session, e.cfg.Session)
-		}
-		if _, err := e.adopt(ctx, id, "session"); err != nil { // queues.go: resume a paused session
-			return nil, err
-		}
-		return e.conn.Client.GetWorkflow(ctx, id, ""), nil
-	}
-	if prompt == "" {
-		return nil, badInput("session %s is not running: give a PROMPT to start it", e.cfg.Session)
-	}
-	settings, err := turnSettings(e.cfg, os.Stderr)
-	if err != nil {
+// startSession starts the session through the Go API, or attaches to it when it is
+// running (and adopts it when the starter that ran it has exited, queues.go).
+func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (*toolpipe.Session, error) {
+	traceWorkflowID(ctx, sessionWorkflowID(e.cfg.Session))
+	s, err := e.api.StartSession(ctx, toolpipe.SessionOptions{SessionID: e.cfg.Session, Workdir: e.cfg.Workdir, Prompt: prompt,
+		Settings: e.settings(), Model: f.model, MaxTokens: f.maxTokens, ContextWindow: f.window, Price: modelPrice(f, e.cfg),
+		SystemPrompt: f.system, AppendSystemPrompt: f.appendSys, MaxTurns: f.maxTurns, MaxBudgetUSD: f.budget, ModelAttempts: f.attempts,
+		HeartbeatTimeout: e.cfg.HeartbeatTimeout, Warn: e.warn, Place: e.fleet()}) // fleet.go
+	switch {
+	case toolpipe.IsInvalidInput(err):
+		return nil, badInputError{err}
+	case err != nil:
 		return nil, err
 	}
-	if err := e.checkPromptModel(settings); err != nil { // prompt_model.go
+	if s.Attached() && prompt != "" {
+		fmt.Fprintf(os.Stderr, "session %s is running: attaching (PROMPT not sent; use `starter agent send %s MESSAGE`)\n", e.cfg.Session, e.cfg.Session)
+	}
+	if _, err := e.adopt(ctx, s.ID, "session", s.TaskQueue(), false); err != nil { // queues.go: resume a paused session
 		return nil, err
 	}
-	mcp, err := turnMCP(e.cfg, os.Stderr) // settings.go
-	if err != nil {
-		return nil, err
+	if !s.Attached() {
+		fmt.Fprintf(os.Stderr, "session %s (workflow %s)\n", e.cfg.Session, s.ID)
+		e.printLink(ctx, s.ID, s.RunID()) // uilink.go
 	}
-	in := workflows.SessionInput{
-		MCP: mcp, SearchAttributes: e.conn.HasSearchAttributes(ctx),
-		FailedCallsAttribute: e.conn.HasFailedCallsAttribute(ctx),
-		SessionID:            e.cfg.Session, Prompt: prompt, Workdir: e.cfg.Workdir,
-		Model: workflows.ModelOptions{Model: f.model, MaxTokens: f.maxTokens, ContextWindow: f.window,
-			System: agentprompt.Build(agentprompt.Options{System: f.system, Append: f.appendSys, Workdir: e.cfg.Workdir, Home: home(), Now: time.Now()})},
-		Settings: settings, SkillDirs: skillDirs(e.cfg, os.Stderr), // agent_skills.go
-		Options: workflows.SessionOptions{
-			MaxTurns: f.maxTurns, ModelHeartbeatTimeout: e.cfg.HeartbeatTimeout, ModelAttempts: int32(f.attempts),
-			MaxBudgetUSD: f.budget,
-			Turn:         workflows.TurnOptions{HeartbeatTimeout: e.cfg.HeartbeatTimeout},
-		},
-	}
-	in.Model.Price = modelPrice(f, e.cfg)
-	run, err := e.conn.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID: id, TaskQueue: e.cfg.TaskQueue,
-		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
-		StaticSummary:         workflows.SessionStaticSummary(in),
-		StaticDetails:         workflows.SessionStaticDetails(in),
-	}, workflows.SessionWorkflowName, in)
-	if err != nil {
-		return nil, fmt.Errorf("start session %s: %w", e.cfg.Session, err)
-	}
-	if _, err := e.adopt(ctx, id, "session"); err != nil { // queues.go: resume a paused session
-		return nil, err
-	}
-	fmt.Fprintf(os.Stderr, "session %s (workflow %s)\n", e.cfg.Session, id)
-	e.printLink(ctx, id, run.GetRunID()) // uilink.go
-	return run, nil
+	return s, nil
 }
 
 // followSession prints the session's events as they come, with each turn's tool
-// progress on stderr (agent_view.go), until the session closes, then reports how it
-// ended. The close is learnt from the workflow's result (a long poll beside the
-// event polling), not from the events query: a query still answers on a closed
-// workflow, so a session that failed or was terminated would otherwise be waited on
-// for ever.
-func (e *env) followSession(ctx context.Context, run client.WorkflowRun, stdout, stderr io.Writer) error {
+// progress on stderr (agent_view.go), until the session closes (the Go API's
+// Session.Follow learns it from the workflow's result, so a session that failed or
+// was terminated is not waited on for ever), then reports how it ended.
+func (e *env) followSession(ctx context.Context, s *toolpipe.Session, stdout, stderr io.Writer) error {
 	view := newAgentView(stdout, stderr, e.reader())
-	type outcome struct {
-		res workflows.SessionResult
-		err error
-	}
-	closed := make(chan outcome, 1)
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go func() {
-		var o outcome
-		o.err = e.conn.Client.GetWorkflow(wctx, run.GetID(), "").Get(wctx, &o.res)
-		closed <- o
-	}()
-	cursor := 0
-	poll := func() bool { // true when the session says it is done
-		v, err := e.conn.Client.QueryWorkflow(ctx, run.GetID(), "", workflows.EventsQuery, cursor)
-		var resp workflows.EventsResponse
-		if err == nil {
-			err = v.Get(&resp)
-		}
-		if err != nil {
-			return false // a closed or failing session: its result says
-		}
-		for _, ev := range resp.Events {
-			view.event(ctx, ev)
-		}
-		cursor = resp.Next
-		return resp.Done
-	}
-	tick := time.NewTicker(200 * time.Millisecond)
-	defer tick.Stop()
-	var o outcome
-	for done := false; !done; {
-		select {
-		case <-ctx.Done():
-			view.close(context.Background())
-			return context.Cause(ctx) // a signal: said at once (interrupt_notice.go)
-		case o = <-closed:
-			if e.answerable(ctx, run.GetID()) { // queues.go: a query nobody answers waits 10 s
-				poll() // the last events, which the closed session's worker still answers
-			}
-			done = true
-		case <-tick.C:
-			poll()
-		}
+	res, err := s.Follow(ctx, func(ev toolpipe.SessionEvent) {
+		view.event(ctx, workflows.SessionEvent{Kind: string(ev.Kind), Text: ev.Text, ToolUseID: ev.ToolUseID, IsError: ev.IsError, Turn: ev.Turn, TurnID: ev.TurnID})
+	})
+	if ctx.Err() != nil {
+		view.close(context.Background())
+		return context.Cause(ctx) // a signal: said at once (interrupt_notice.go)
 	}
 	view.close(ctx)
-	return e.sessionOutcome(ctx, run.GetID(), o.res, o.err, stderr)
+	return e.sessionOutcome(ctx, s.ID, res, err, stderr)
 }
 
 // sessionOutcome reports how a session ended: its usage on stderr, and an error
 // (exit 1) when a model failure ended the prompt or the workflow failed, timed out or
 // was terminated.
-func (e *env) sessionOutcome(ctx context.Context, id string, res workflows.SessionResult, err error, stderr io.Writer) error {
+func (e *env) sessionOutcome(ctx context.Context, id string, res toolpipe.SessionResult, err error, stderr io.Writer) error {
 	if err != nil {
 		if ctx.Err() != nil {
 			return context.Cause(ctx) // a signal: said at once (interrupt_notice.go)
@@ -305,14 +230,14 @@ func (e *env) sessionOutcome(ctx context.Context, id string, res workflows.Sessi
 		}
 		return fmt.Errorf("session %s failed (workflow %s): %s", e.cfg.Session, id, failureText(err))
 	}
-	fmt.Fprintf(stderr, "tokens: %s; estimated cost $%.4f\n", workflows.UsageWords(res.Usage), res.Cost)
+	fmt.Fprintf(stderr, "tokens: %s; estimated cost $%.4f\n", res.Usage, res.Cost)
 	switch res.StopReason {
-	case workflows.StopMaxTurns:
+	case toolpipe.StopMaxTurns:
 		fmt.Fprintf(stderr, "stopped: the session made its %d allowed model calls (--max-turns); `starter agent --session %s PROMPT` continues it\n", res.Turns, e.cfg.Session)
-	case workflows.StopMaxBudget:
+	case toolpipe.StopMaxBudget:
 		fmt.Fprintf(stderr, "stopped: the estimated cost $%.4f reached the budget (--max-budget-usd); `starter agent --session %s PROMPT` continues it\n", res.Cost, e.cfg.Session)
 	}
-	if res.StopReason == workflows.StopModelError {
+	if res.StopReason == toolpipe.StopModelError {
 		return fmt.Errorf("session %s: %s (the conversation is kept: `starter agent --session %s PROMPT` continues it)",
 			e.cfg.Session, res.Error, e.cfg.Session)
 	}
@@ -370,13 +295,4 @@ func summarize(s string) string {
 		first += fmt.Sprintf(" (+%d lines)", strings.Count(rest, "\n")+1)
 	}
 	return first
-}
-
-// home is the user's home directory for ~/.claude/CLAUDE.md, or "" when unknown.
-func home() string {
-	h, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	return h
 }

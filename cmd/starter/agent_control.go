@@ -8,11 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/sdk/client"
 
-	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe"
 	"github.com/toolpipe/toolpipe/internal/config"
-	"github.com/toolpipe/toolpipe/workflows"
 )
 
 // sessionCmd builds a command that talks to a running session.
@@ -20,7 +18,7 @@ func sessionCmd(use, short string, nargs int, run func(e *env, cmd *cobra.Comman
 	cmd := &cobra.Command{
 		Use: use, Short: short, Args: exactArgs(nargs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := connect(cmd)
+			e, err := connectOnly(cmd)
 			if err != nil {
 				return err
 			}
@@ -39,18 +37,11 @@ func sessionCmd(use, short string, nargs int, run func(e *env, cmd *cobra.Comman
 func agentSendCmd() *cobra.Command {
 	return sessionCmd("send SESSION MESSAGE", "Send a user message to a running session: it interrupts the running turn", 2,
 		func(e *env, cmd *cobra.Command, id string, args []string) error {
-			h, err := e.conn.Client.UpdateWorkflow(cmd.Context(), client.UpdateWorkflowOptions{
-				WorkflowID: id, UpdateName: workflows.SendUpdate, WaitForStage: client.WorkflowUpdateStageCompleted,
-				Args: []any{workflows.SendRequest{Text: args[0]}},
-			})
-			var resp workflows.SendResponse
-			if err == nil {
-				err = h.Get(cmd.Context(), &resp)
-			}
+			queued, err := e.api.Session(strings.TrimPrefix(id, "session-")).Send(cmd.Context(), args[0])
 			if err != nil {
 				return fmt.Errorf("send to %s: %w", id, err)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "sent: %d message(s) wait for the next model call\n", resp.Queued)
+			fmt.Fprintf(cmd.OutOrStdout(), "sent: %d message(s) wait for the next model call\n", queued)
 			return nil
 		})
 }
@@ -58,7 +49,7 @@ func agentSendCmd() *cobra.Command {
 func agentInterruptCmd() *cobra.Command {
 	return sessionCmd("interrupt SESSION", "Interrupt a session's running turn: tools that can be cancelled stop", 1,
 		func(e *env, cmd *cobra.Command, id string, _ []string) error {
-			if err := e.conn.Client.SignalWorkflow(cmd.Context(), id, "", workflows.SessionInterruptSignal, nil); err != nil {
+			if err := e.api.Session(strings.TrimPrefix(id, "session-")).Interrupt(cmd.Context()); err != nil {
 				return fmt.Errorf("interrupt %s: %w", id, err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "interrupted %s\n", id)
@@ -91,12 +82,15 @@ func agentStatusCmd() *cobra.Command {
 			// Model calls are what --max-turns counts; a call whose reply has tool calls
 			// runs them in a Turn, numbered as its workflow id (turn-N).
 			calls := fmt.Sprint(st.Turns)
-			if st.Phase == workflows.PhaseModel || st.Phase == workflows.PhaseTools {
+			if st.Phase == toolpipe.PhaseModel || st.Phase == toolpipe.PhaseTools {
 				calls += fmt.Sprintf(" (call %d running)", st.Turns+1)
 			}
 			fmt.Fprintf(w, "model calls\t%s\n", calls)
 			if st.LastTurn > 0 {
 				fmt.Fprintf(w, "turns\t%d\n", st.LastTurn)
+			}
+			if p := st.Placement; p != nil {
+				fmt.Fprintf(w, "host\t%s (task queue %s, placement %d)\n", p.Host, p.Queue, p.Generation)
 			}
 			for _, t := range st.BackgroundTasks {
 				fmt.Fprintf(w, "background task\t%s %s: %s\n", t.ID, t.Status, t.Command)
@@ -104,9 +98,9 @@ func agentStatusCmd() *cobra.Command {
 			writeSessionTools(w, st) // agent_tasklist.go
 			fmt.Fprintf(w, "conversation\t%d messages, %d bytes (runs: %d)\n", st.Messages, st.Bytes, st.Runs+1)
 			fmt.Fprintf(w, "budget\t%d results judged, %d replaced\n", st.Seen, st.Replaced)
-			fmt.Fprintf(w, "tokens\t%s\n", workflows.UsageWords(st.Usage))
-			if st.LastUsage != (conversation.Usage{}) {
-				fmt.Fprintf(w, "last call\t%s\n", workflows.UsageWords(st.LastUsage))
+			fmt.Fprintf(w, "tokens\t%s\n", st.Usage)
+			if st.LastUsage != (toolpipe.Usage{}) {
+				fmt.Fprintf(w, "last call\t%s\n", st.LastUsage)
 				fmt.Fprintf(w, "context\t%d of %d tokens (%.0f%%)\n", st.LastUsage.Context(), st.ContextWindow,
 					100*float64(st.LastUsage.Context())/float64(max(st.ContextWindow, 1)))
 			}
@@ -156,14 +150,7 @@ func agentCompactCmd() *cobra.Command {
 	cmd := sessionCmd("compact SESSION [INSTRUCTIONS]", "Compact a running session's conversation into a summary before its next model call", 1,
 		func(e *env, cmd *cobra.Command, id string, args []string) error {
 			instr := strings.Join(args, " ")
-			h, err := e.conn.Client.UpdateWorkflow(cmd.Context(), client.UpdateWorkflowOptions{
-				WorkflowID: id, UpdateName: workflows.CompactUpdate, WaitForStage: client.WorkflowUpdateStageCompleted,
-				Args: []any{workflows.CompactRequestArgs{Instructions: instr}},
-			})
-			if err == nil {
-				err = h.Get(cmd.Context(), nil)
-			}
-			if err != nil {
+			if err := e.api.Session(strings.TrimPrefix(id, "session-")).Compact(cmd.Context(), instr); err != nil {
 				return fmt.Errorf("compact %s: %w", id, err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s compacts before its next model call\n", id)

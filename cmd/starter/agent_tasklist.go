@@ -5,13 +5,13 @@ import (
 	"io"
 	"strings"
 
-	"github.com/toolpipe/toolpipe/workflows"
+	toolpipe "github.com/toolpipe/toolpipe"
 )
 
 // writeSessionTools writes the lines of `agent status` for the state the session's
 // own tools keep: plan mode, and the task list (TaskCreate, TaskUpdate), one task
 // a line as TaskList shows it to the model.
-func writeSessionTools(w io.Writer, st workflows.SessionState) {
+func writeSessionTools(w io.Writer, st toolpipe.SessionState) {
 	if st.PlanMode {
 		fmt.Fprintf(w, "mode\tplan (calls that could change something are refused until a plan is approved: starter approve)\n")
 	}

@@ -15,18 +15,6 @@ type turnWatch interface {
 	stop(ctx context.Context)
 }
 
-// approvalsAndProgress follows one turn of a session: its tools' progress and the
-// calls that wait for a person (approvals_watch.go).
-type approvalsAndProgress struct {
-	*watcher
-	stopApprovals func()
-}
-
-func (a approvalsAndProgress) stop(ctx context.Context) {
-	a.stopApprovals()
-	a.watcher.stop(ctx)
-}
-
 // agentView shows a running session: its events (the user's and the assistant's
 // text, tool calls and results) on out, and on stderr a line per model call and, per
 // turn, the same per-tool progress as `starter run` (progress.go): redrawn in place
@@ -57,7 +45,7 @@ func newAgentView(out, stderr io.Writer, r turnReader) *agentView {
 	v.watch = func(ctx context.Context, id string, p *progress) turnWatch {
 		// Calls waiting for approval print above the frame, with the reason, the
 		// deadline and the commands that answer them, as `starter run` shows them.
-		return approvalsAndProgress{watcher: watchTurn(ctx, r, id, p), stopApprovals: watchApprovals(ctx, r, id, p)}
+		return watchTurn(ctx, r, id, p)
 	}
 	v.p = newProgress(stderr, tty, width)
 	return v

@@ -2,19 +2,15 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/sdk/client"
 
+	"github.com/toolpipe/toolpipe"
 	"github.com/toolpipe/toolpipe/internal/config"
-	"github.com/toolpipe/toolpipe/scheduler"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -40,7 +36,7 @@ mode, or a PreToolUse hook asked). ` + "`starter status WORKFLOW_ID`" + ` lists 
 With deny, --reason is passed to the model.`,
 		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := connect(cmd)
+			e, err := connectOnly(cmd)
 			if err != nil {
 				return err
 			}
@@ -53,11 +49,11 @@ With deny, --reason is passed to the model.`,
 				return badInput("turn %s has finished (%s at %s): no call of it waits for approval any more", args[0], how, at.Local().Format(time.RFC3339))
 			}
 			// A turn whose starter exited resumes here: the answer needs its worker.
-			serving, err := e.adopt(cmd.Context(), args[0], "turn")
+			serving, err := e.adopt(cmd.Context(), args[0], "turn", d.GetExecutionConfig().GetTaskQueue().GetName(), false)
 			if err != nil {
 				return err
 			}
-			p, err := e.answer(cmd.Context(), update, args[0], workflows.ApprovalRequest{ToolUseID: args[1], Reason: reason})
+			p, err := e.answer(cmd.Context(), update, args[0], args[1], reason)
 			if err != nil {
 				return err
 			}
@@ -76,40 +72,36 @@ With deny, --reason is passed to the model.`,
 	return cmd
 }
 
-// answer sends the Approve or Deny update. A turn or call that does not exist or
-// does not wait is the user's mistake (exit 2).
-func (e *env) answer(ctx context.Context, update, id string, req workflows.ApprovalRequest) (workflows.PendingApproval, error) {
-	var p workflows.PendingApproval
-	h, err := e.conn.Client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: id, UpdateName: update, Args: []any{req}, WaitForStage: client.WorkflowUpdateStageCompleted,
-	})
-	if err == nil {
-		err = h.Get(ctx, &p)
+// answer approves or denies the call through the Go API. A turn or call that does
+// not exist or does not wait is the user's mistake (exit 2).
+func (e *env) answer(ctx context.Context, update, id, toolUseID, reason string) (toolpipe.PendingApproval, error) {
+	t := e.api.Turn(id)
+	var p toolpipe.PendingApproval
+	var err error
+	if update == workflows.ApproveUpdate {
+		p, err = t.Approve(ctx, toolUseID)
+	} else {
+		p, err = t.Deny(ctx, toolUseID, reason)
 	}
-	var notFound *serviceerror.NotFound
 	switch {
 	case err == nil:
 		return p, nil
-	case errors.As(err, &notFound):
+	case toolpipe.IsNotFound(err):
 		return p, badInput("no turn %s: %v", id, err)
-	case workflows.Rejected(err, workflows.ErrNotAwaitingApproval):
+	case toolpipe.IsNotAwaitingApproval(err):
 		return p, badInput("%v", err)
 	}
-	return p, fmt.Errorf("%s %s in %s: %w", strings.ToLower(update), req.ToolUseID, id, err)
+	return p, fmt.Errorf("%s %s in %s: %w", strings.ToLower(update), toolUseID, id, err)
 }
 
 // waitQuiet returns once the turn has closed, or no tool of it runs except calls
 // waiting for approval: then nothing is lost when this process and its worker go.
 func (e *env) waitQuiet(ctx context.Context, id string) error {
 	for {
-		d, err := e.conn.Client.DescribeWorkflowExecution(ctx, id, "")
-		if err != nil {
-			return fmt.Errorf("describe %s: %w", id, err)
-		}
-		if d.WorkflowExecutionInfo.Status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
+		if e.closed(ctx, id) {
 			return nil
 		}
-		if st, err := queryState(ctx, e.reader(), id); err == nil && quiet(st) {
+		if st, err := e.api.Turn(id).State(ctx); err == nil && quiet(st) {
 			return nil
 		}
 		select {
@@ -121,9 +113,9 @@ func (e *env) waitQuiet(ctx context.Context, id string) error {
 }
 
 // quiet: no tool is executing other than those waiting for approval.
-func quiet(st workflows.TurnState) bool {
+func quiet(st toolpipe.TurnState) bool {
 	for _, x := range st.Tools {
-		if x.Status == scheduler.Executing {
+		if x.Status == toolpipe.StatusExecuting {
 			return false
 		}
 	}
@@ -131,7 +123,7 @@ func quiet(st workflows.TurnState) bool {
 }
 
 // printApprovals lists the calls waiting for approval under `starter status`.
-func printApprovals(w io.Writer, id string, st workflows.TurnState) {
+func printApprovals(w io.Writer, id string, st toolpipe.TurnState) {
 	if len(st.Pending) == 0 {
 		return
 	}

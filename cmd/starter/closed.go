@@ -4,15 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 
-	"github.com/toolpipe/toolpipe/scheduler"
-	"github.com/toolpipe/toolpipe/workflows"
+	"github.com/toolpipe/toolpipe"
 )
 
 // A closed workflow is never queried: a query needs a worker polling its task queue,
@@ -28,23 +26,6 @@ func closure(d *workflowservice.DescribeWorkflowExecutionResponse) (how string, 
 		return "", time.Time{}, false
 	}
 	return strings.ToLower(strings.TrimPrefix(info.GetStatus().String(), "WORKFLOW_EXECUTION_STATUS_")), info.GetCloseTime().AsTime(), true
-}
-
-// alreadyFinished says on stderr that the turn id had finished before this command
-// attached to it, and reports whether it had: its results then come from its
-// history, and nothing is followed.
-func (e *env) alreadyFinished(ctx context.Context, id string, stderr io.Writer) bool {
-	d, err := e.conn.Client.DescribeWorkflowExecution(ctx, id, "")
-	if err != nil {
-		return false
-	}
-	how, at, closed := closure(d)
-	if !closed {
-		return false
-	}
-	fmt.Fprintf(stderr, "turn %s had already finished (%s at %s): its results come from its history; no tool ran again\n",
-		id, how, at.Local().Format(time.RFC3339))
-	return true
 }
 
 // describe describes the workflow id; one that does not exist is bad input (exit 2),
@@ -80,19 +61,19 @@ func (e *env) where() string {
 // running one's by a query, answered here when its starter has exited (queues.go).
 // On a cluster, a running one whose queue no worker polls is not queried: the query
 // would wait for its timeout (pollers.go).
-func (e *env) sessionState(ctx context.Context, id string) (workflows.SessionState, error) {
+func (e *env) sessionState(ctx context.Context, id string) (toolpipe.SessionState, error) {
 	e.answerQueries(ctx, id)
 	if err := e.unpolled(ctx, id, "session"); err != nil {
-		return workflows.SessionState{}, err
+		return toolpipe.SessionState{}, err
 	}
 	return e.api.Session(strings.TrimPrefix(id, "session-")).State(ctx)
 }
 
 // turnState reads a turn's state as sessionState does.
-func (e *env) turnState(ctx context.Context, id string) (workflows.TurnState, error) {
+func (e *env) turnState(ctx context.Context, id string) (toolpipe.TurnState, error) {
 	e.answerQueries(ctx, id)
 	if err := e.unpolled(ctx, id, "turn"); err != nil {
-		return workflows.TurnState{}, err
+		return toolpipe.TurnState{}, err
 	}
 	return e.api.Turn(id).State(ctx)
 }
@@ -100,7 +81,7 @@ func (e *env) turnState(ctx context.Context, id string) (workflows.TurnState, er
 // sessionPhase is the phase agent status shows: paused when the starter running
 // the session has exited (paused is its note, queues.go), whatever phase the
 // session was in then.
-func sessionPhase(st workflows.SessionState, paused string) string {
+func sessionPhase(st toolpipe.SessionState, paused string) string {
 	phase := strings.TrimSpace(string(st.Phase) + " " + st.StopReason)
 	if paused != "" {
 		return "paused: its starter exited (it was in phase " + phase + "); `starter agent --session " + st.SessionID + "` resumes it"
@@ -110,9 +91,9 @@ func sessionPhase(st workflows.SessionState, paused string) string {
 
 // callStatus is a call's state as status commands show it: a call of a paused
 // turn is not executing, whatever the turn last recorded.
-func callStatus(t workflows.ToolState, paused bool) string {
+func callStatus(t toolpipe.ToolState, paused bool) string {
 	s := string(t.Status)
-	if paused && t.Status == scheduler.Executing {
+	if paused && t.Status == toolpipe.StatusExecuting {
 		s = "paused (it was executing when its starter exited)"
 	}
 	if t.IsError {

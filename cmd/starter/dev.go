@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/internal/config"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
 func devCmd() *cobra.Command {
@@ -24,7 +24,7 @@ func devCmd() *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
-			e, err := setup(ctx, cfg, tpworker.Embedded)
+			e, err := setup(ctx, cfg, connect.Embedded)
 			if err != nil {
 				return err
 			}
@@ -37,7 +37,7 @@ func devCmd() *cobra.Command {
 		},
 	}
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyTaskQueue, config.KeyPort, config.KeyUI,
-		config.KeyUIPort, config.KeyLogLevel, config.KeyTrust, config.KeyMCPEnvAllow)
+		config.KeyUIPort, config.KeyLogLevel, config.KeyTrust, config.KeyMCPEnvAllow, config.KeyBlobURL)
 	return cmd
 }
 

@@ -13,11 +13,13 @@ import (
 // Every key is a flag of the commands that run tools (the README says so): `starter
 // agent` lacked --ask-timeout and the WebFetch keys (issue 32 item 4). thresholds and
 // prices are maps, and trusted-workspaces a list that --trust and the terminal's
-// question add to: all read from the user's file only.
+// question add to: all read from the user's file only. host and max-sessions are a
+// fleet worker's (cmd/worker: placement), not a starter's.
 func TestRunAndAgentHaveAFlagForEveryKey(t *testing.T) {
 	for name, fs := range map[string]*pflag.FlagSet{"run": runCmd().Flags(), "agent": agentCmd().Flags()} {
 		for _, k := range config.Keys() {
-			if k == config.KeyThresholds || k == config.KeyPrices || k == config.KeyTrustedWorkspaces {
+			if k == config.KeyThresholds || k == config.KeyPrices || k == config.KeyTrustedWorkspaces ||
+				k == config.KeyHost || k == config.KeyMaxSessions {
 				continue
 			}
 			if fs.Lookup(k) == nil {

@@ -27,7 +27,7 @@ nothing in it changed for a retention period, and payloads stored before the old
 workflow still in history started. With --dry-run, only say what would go.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			e, err := connect(cmd)
+			e, err := connectOnly(cmd)
 			if err != nil {
 				return err
 			}

@@ -69,8 +69,9 @@ func interrupted(ctx context.Context, err error) error {
 // starter process runs, that work goes on there; otherwise it is paused. The
 // returned func stops the watch.
 func sayOnInterrupt(ctx context.Context, stderr io.Writer, what, resume string, running *atomic.Pointer[env]) (stop func()) {
-	done := make(chan struct{})
+	done, said := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(said)
 		select {
 		case <-done:
 		case <-ctx.Done():
@@ -98,7 +99,16 @@ func sayOnInterrupt(ctx context.Context, stderr io.Writer, what, resume string, 
 			}
 		}
 	}()
-	return func() { close(done) }
+	return func() {
+		// A signal ended the command: the notice is printed before the process
+		// exits (the command returning at once must not race it away).
+		var ie interruptedError
+		if ctx.Err() != nil && errors.As(context.Cause(ctx), &ie) {
+			<-said
+			return
+		}
+		close(done)
+	}
 }
 
 // transient reports whether err is the server being briefly away (restarting, or

@@ -18,6 +18,7 @@ import (
 	sdkpb "go.temporal.io/api/sdk/v1"
 	"go.temporal.io/sdk/converter"
 
+	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/searchattr"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -186,7 +187,7 @@ func TestRunProgressAndUIMetadata(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	conn, err := tpworker.Connect(ctx, tpworker.ConnectOptions{StateDir: state, Logger: quiet, Mode: tpworker.Embedded})
+	conn, err := connect.Dial(ctx, connect.Options{StateDir: state, Logger: quiet, Mode: connect.Embedded})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,19 +45,15 @@ func (e *env) queueOf(ctx context.Context, id string) string {
 }
 
 // watchPollers says on stderr, on a cluster, when nothing polls the task queue of
-// workflow id (what: "turn", "session"), and then when a worker does, until stop.
-func (e *env) watchPollers(ctx context.Context, id, what string, stderr io.Writer) (stop func()) {
-	if e.conn.Embedded {
+// a workflow (what: "turn", "session"), and then when a worker does, until stop.
+func (e *env) watchPollers(ctx context.Context, queue, what string, stderr io.Writer) (stop func()) {
+	if e.conn.Embedded || queue == "" {
 		return func() {}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		queue := e.queueOf(ctx, id)
-		if queue == "" {
-			return
-		}
 		said := false
 		for {
 			polled, ok := e.polled(ctx, queue)

@@ -10,18 +10,17 @@ import (
 
 	"go.temporal.io/api/workflowservice/v1"
 
-	"github.com/toolpipe/toolpipe/scheduler"
+	"github.com/toolpipe/toolpipe"
 	"github.com/toolpipe/toolpipe/tool"
-	"github.com/toolpipe/toolpipe/workflows"
 )
 
 // fixedTurn answers TurnState with a fixed state and counts the reads.
 type fixedTurn struct {
-	st    workflows.TurnState
+	st    toolpipe.TurnState
 	reads atomic.Int32
 }
 
-func (r *fixedTurn) TurnState(context.Context, string) (workflows.TurnState, error) {
+func (r *fixedTurn) TurnState(context.Context, string) (toolpipe.TurnState, error) {
 	r.reads.Add(1)
 	return r.st, nil
 }
@@ -34,8 +33,8 @@ func (r *fixedTurn) DescribeWorkflowExecution(context.Context, string, string) (
 // yields its result through the session's events: stop must read the turn again
 // rather than draw the old state, which would leave the call out of the display.
 func TestWatcherStopReadsAgainForACallItHasNotSeen(t *testing.T) {
-	one := workflows.ToolState{ID: "a1", Name: "Glob", Description: "Glob(*.go)", Status: scheduler.Yielded}
-	two := workflows.ToolState{ID: "a2", Name: "Grep", Description: "Grep(TODO)", Status: scheduler.Yielded}
+	one := toolpipe.ToolState{ID: "a1", Name: "Glob", Description: "Glob(*.go)", Status: toolpipe.StatusYielded}
+	two := toolpipe.ToolState{ID: "a2", Name: "Grep", Description: "Grep(TODO)", Status: toolpipe.StatusYielded}
 	for _, c := range []struct {
 		name      string
 		results   []string
@@ -46,7 +45,7 @@ func TestWatcherStopReadsAgainForACallItHasNotSeen(t *testing.T) {
 		{"every call of the last state has its result", []string{"a1"}, 0, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := &fixedTurn{st: workflows.TurnState{Tools: []workflows.ToolState{one, two}}}
+			r := &fixedTurn{st: toolpipe.TurnState{Tools: []toolpipe.ToolState{one, two}}}
 			var buf bytes.Buffer
 			w := &watcher{
 				r: r, id: "turn-x", p: newProgress(&buf, false, 0), interval: time.Hour, now: time.Now,
@@ -54,7 +53,7 @@ func TestWatcherStopReadsAgainForACallItHasNotSeen(t *testing.T) {
 				quit: make(chan struct{}), done: make(chan struct{}),
 			}
 			close(w.done) // no polling loop: the last state is the one set here
-			w.last = workflows.TurnState{Tools: []workflows.ToolState{one}}
+			w.last = toolpipe.TurnState{Tools: []toolpipe.ToolState{one}}
 			for _, id := range c.results {
 				w.result(tool.Result{ToolUseID: id, Content: "x"})
 			}

@@ -10,8 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolpipe/toolpipe/scheduler"
-	"github.com/toolpipe/toolpipe/workflows"
+	"github.com/toolpipe/toolpipe"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of the progress display")
@@ -116,11 +115,11 @@ func TestProgressPlain(t *testing.T) {
 func TestProgressMerge(t *testing.T) {
 	t0 := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	w := &watcher{started: map[string]time.Time{}, ended: map[string]time.Time{}, errors: map[string]string{}, results: map[string]bool{}}
-	w.last = workflows.TurnState{Tools: []workflows.ToolState{
-		{ID: "b1", Name: "Bash", Description: "Bash(make a)", Status: scheduler.Executing},
-		{ID: "b2", Name: "Bash", Description: "Bash(make b)", Status: scheduler.Executing},
-		{ID: "r1", Name: "Read", Description: "Read(/x)", Status: scheduler.Executing},
-		{ID: "u1", Name: "Nope", Description: "Nope()", Status: scheduler.Yielded, IsError: true},
+	w.last = toolpipe.TurnState{Tools: []toolpipe.ToolState{
+		{ID: "b1", Name: "Bash", Description: "Bash(make a)", Status: toolpipe.StatusExecuting},
+		{ID: "b2", Name: "Bash", Description: "Bash(make b)", Status: toolpipe.StatusExecuting},
+		{ID: "r1", Name: "Read", Description: "Read(/x)", Status: toolpipe.StatusExecuting},
+		{ID: "u1", Name: "Nope", Description: "Nope()", Status: toolpipe.StatusYielded, IsError: true},
 	}}
 	w.pending = []pendingTool{
 		{ToolUseID: "b2", Type: "Bash", Started: t0.Add(-2 * time.Second), LastLine: "compiling b", Attempt: 1},
@@ -144,7 +143,7 @@ func TestProgressMerge(t *testing.T) {
 	}
 
 	// b2 finishes; seen later, it keeps the time it ran.
-	w.last.Tools[1].Status = scheduler.Yielded
+	w.last.Tools[1].Status = toolpipe.StatusYielded
 	w.pending = w.pending[1:]
 	w.merge(t0.Add(time.Second))
 	got = w.merge(t0.Add(10 * time.Second))

@@ -14,16 +14,14 @@ import (
 
 	"github.com/toolpipe/toolpipe"
 	"github.com/toolpipe/toolpipe/activities"
-	"github.com/toolpipe/toolpipe/scheduler"
 	"github.com/toolpipe/toolpipe/tool"
-	"github.com/toolpipe/toolpipe/workflows"
 )
 
 // turnReader is what the progress display reads a turn through: its state for the
-// tools' states, and the pending activities for start times and the tail of each
-// command's output (its heartbeat details).
+// tools' states and the calls waiting for approval, and the pending activities for
+// start times and the tail of each command's output (its heartbeat details).
 type turnReader interface {
-	TurnState(ctx context.Context, id string) (workflows.TurnState, error)
+	TurnState(ctx context.Context, id string) (toolpipe.TurnState, error)
 	DescribeWorkflowExecution(ctx context.Context, workflowID, runID string) (*workflowservice.DescribeWorkflowExecutionResponse, error)
 }
 
@@ -35,7 +33,7 @@ type turnClient struct {
 }
 
 // TurnState reads the turn id's state.
-func (c turnClient) TurnState(ctx context.Context, id string) (workflows.TurnState, error) {
+func (c turnClient) TurnState(ctx context.Context, id string) (toolpipe.TurnState, error) {
 	return c.api.Turn(id).State(ctx)
 }
 
@@ -64,8 +62,10 @@ type watcher struct {
 	ended   map[string]time.Time // when each tool was first seen finished
 	errors  map[string]string    // a failed tool's first line of error
 	results map[string]bool      // the tools whose result the turn yielded
-	last    workflows.TurnState
+	last    toolpipe.TurnState
 	pending []pendingTool
+	// asked are the calls whose wait for approval was shown (printPending).
+	asked map[string]bool
 
 	stopOnce sync.Once
 	quit     chan struct{}
@@ -89,7 +89,7 @@ func watchTurn(ctx context.Context, r turnReader, id string, stderr io.Writer) *
 	}
 	w := &watcher{
 		r: r, id: id, p: p, interval: interval, now: time.Now,
-		started: map[string]time.Time{}, ended: map[string]time.Time{}, errors: map[string]string{}, results: map[string]bool{},
+		started: map[string]time.Time{}, ended: map[string]time.Time{}, errors: map[string]string{}, results: map[string]bool{}, asked: map[string]bool{},
 		quit: make(chan struct{}), done: make(chan struct{}),
 	}
 	go w.loop(ctx)
@@ -165,15 +165,27 @@ func (w *watcher) stop(ctx context.Context) {
 	})
 }
 
-// poll reads the turn and shows it. A failed read (the turn not yet picked up by a
-// worker, a server restarting) keeps what was last read. A closed turn's state comes
-// from its history (turnClient), never from a query.
+// poll reads the turn and shows it, with the calls that started waiting for
+// approval (printed once each, above the frame, with how to answer them): one read
+// of the turn's state serves both. A failed read (the turn not yet picked up by a
+// worker, a server restarting) keeps what was last read. A closed turn's state
+// comes from its history (turnClient), never from a query.
 func (w *watcher) poll(ctx context.Context) {
 	d, derr := w.r.DescribeWorkflowExecution(ctx, w.id, "")
 	if st, err := w.r.TurnState(ctx, w.id); err == nil {
 		w.mu.Lock()
 		w.last = st
+		var asked []toolpipe.PendingApproval
+		for _, p := range st.Pending {
+			if !w.asked[p.ToolUseID] {
+				w.asked[p.ToolUseID] = true
+				asked = append(asked, p)
+			}
+		}
 		w.mu.Unlock()
+		for _, p := range asked {
+			printPending(w.p, w.id, p) // approvals_watch.go
+		}
 	}
 	if derr == nil {
 		pending := pendingTools(d)
@@ -233,7 +245,7 @@ func (w *watcher) merge(now time.Time) []toolLine {
 	}
 	executingByName := map[string]int{}
 	for _, t := range w.last.Tools {
-		if t.Status == scheduler.Executing {
+		if t.Status == toolpipe.StatusExecuting {
 			executingByName[t.Name]++
 		}
 	}
@@ -241,7 +253,7 @@ func (w *watcher) merge(now time.Time) []toolLine {
 	for _, t := range w.last.Tools {
 		l := toolLine{ID: t.ID, Call: t.Description, State: string(t.Status)}
 		switch {
-		case t.Status == scheduler.Completed || t.Status == scheduler.Yielded || w.results[t.ID]:
+		case t.Status == toolpipe.StatusCompleted || t.Status == toolpipe.StatusYielded || w.results[t.ID]:
 			l.State = "done"
 			if _, failed := w.errors[t.ID]; failed || t.IsError {
 				l.State = "error"
@@ -250,7 +262,7 @@ func (w *watcher) merge(now time.Time) []toolLine {
 			if _, ok := w.ended[t.ID]; !ok {
 				w.ended[t.ID] = now
 			}
-		case t.Status == scheduler.Executing:
+		case t.Status == toolpipe.StatusExecuting:
 			pt, ok := byID[t.ID+"\x00"+t.Name]
 			if !ok && executingByName[t.Name] == 1 && len(unmatched[t.Name]) == 1 {
 				// Before its first heartbeat a call is known by its tool alone.

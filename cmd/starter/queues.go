@@ -53,9 +53,8 @@ func (e *env) serveQueue(queue string, lock *tpworker.QueueLock) error {
 	if queue != e.base {
 		grace = starterShutdownGrace
 	}
-	w, err := tpworker.Start(tpworker.Config{Client: e.conn.Client, TaskQueue: queue, StateDir: e.cfg.StateDir, Logger: e.log,
-		WebFetchAllowPrivate: e.cfg.WebFetchAllowPrivate, WebFetchTimeout: e.cfg.WebFetchTimeout, Overrides: e.overrides, MCPEnvAllow: e.cfg.MCPEnvAllow,
-		ShutdownGrace: grace})
+	w, err := e.startWorker(queue, tpworker.Config{WebFetchAllowPrivate: e.cfg.WebFetchAllowPrivate, WebFetchTimeout: e.cfg.WebFetchTimeout,
+		Overrides: e.overrides, MCPEnvAllow: e.cfg.MCPEnvAllow, ShutdownGrace: grace})
 	if err != nil {
 		lock.Release()
 		return fmt.Errorf("in-process worker: %w", err)
@@ -65,21 +64,14 @@ func (e *env) serveQueue(queue string, lock *tpworker.QueueLock) error {
 	return nil
 }
 
-// adopt makes sure the workflow id runs: when it is on another process's queue and
+// adopt makes sure the workflow id runs: when it is on another process's queue
+// (queue, as its start or description said; closed when it has finished) and
 // that process has exited, this process serves the queue now (serving is true);
 // while that process lives, this one takes over when it exits.
-func (e *env) adopt(ctx context.Context, id, what string) (serving bool, err error) {
-	if !e.conn.Embedded {
-		return false, nil
-	}
-	d, err := e.conn.Client.DescribeWorkflowExecution(ctx, id, "")
-	if err != nil {
-		return false, fmt.Errorf("describe %s: %w", id, err)
-	}
-	if d.GetWorkflowExecutionInfo().GetCloseTime() != nil {
+func (e *env) adopt(ctx context.Context, id, what, queue string, closed bool) (serving bool, err error) {
+	if !e.conn.Embedded || closed {
 		return false, nil // finished: its result is kept, nothing to run
 	}
-	queue := d.GetExecutionConfig().GetTaskQueue().GetName()
 	e.mu.Lock()
 	_, ours := e.served[queue]
 	e.mu.Unlock()
@@ -170,10 +162,17 @@ func (e *env) answerQueries(ctx context.Context, id string) {
 	if _, ok := e.served[queue]; ok || e.closing {
 		return
 	}
-	w, err := tpworker.Start(tpworker.Config{Client: e.conn.Client, TaskQueue: queue, StateDir: e.cfg.StateDir, Logger: e.log, WorkflowsOnly: true})
+	w, err := e.startWorker(queue, tpworker.Config{WorkflowsOnly: true})
 	if err == nil {
 		e.served[queue] = servedQueue{worker: w}
 	}
+}
+
+// startWorker starts a worker of queue with toolpipe's plugin (the Go API's one
+// worker set-up), on this process's state directory and log.
+func (e *env) startWorker(queue string, cfg tpworker.Config) (sdkworker.Worker, error) {
+	cfg.Client, cfg.TaskQueue, cfg.StateDir, cfg.Logger, cfg.Blob = e.conn.Client, queue, e.cfg.StateDir, e.log, e.conn.Blob
+	return tpworker.Start(cfg) // the plugin on a worker of its own
 }
 
 // answerable reports whether a query about the workflow id, closed or not, would be

@@ -13,12 +13,11 @@ import (
 
 	"github.com/spf13/cobra"
 	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/sdk/client"
 
+	"github.com/toolpipe/toolpipe"
+	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/tool"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -57,7 +56,7 @@ to the existing turn: completed tools are not run again.`,
 			if err != nil {
 				return err
 			}
-			e, err := setup(ctx, cfg, tpworker.Auto)
+			e, err := setup(ctx, cfg, connect.Auto)
 			if err != nil {
 				return interrupted(ctx, err)
 			}
@@ -65,17 +64,17 @@ to the existing turn: completed tools are not run again.`,
 			running.Store(e)
 			ctx, endTrace := e.traceTurn(ctx) // trace.go
 			defer endTrace()
-			run, err := e.startOrAttach(ctx, blocks, workflows.TurnInput{Blocks: blocks, CloseIntake: true})
+			t, err := e.startTurn(ctx, blocks, false)
 			if err != nil {
 				return interrupted(ctx, err)
 			}
-			return interrupted(ctx, e.finish(ctx, run, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			return interrupted(ctx, e.finish(ctx, t, cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyWorkdir, config.KeySettings, config.KeyPermissionMode,
 		config.KeySession, config.KeyTaskQueue, config.KeyPort, config.KeyUI, config.KeyUIPort,
 		config.KeyHeartbeatTimeout, config.KeyLogLevel, config.KeyAskTimeout, config.KeyWebFetchAllowPrivate, config.KeyWebFetchTimeout,
-		config.KeyTrust, config.KeyMCPEnvAllow)
+		config.KeyTrust, config.KeyMCPEnvAllow, config.KeyBlobURL)
 	// A turn's own embedded server takes any free port: clients find it through the
 	// state directory, and a fixed port would clash with `starter dev`.
 	cmd.Flags().Lookup(config.KeyPort).DefValue = "0"
@@ -96,122 +95,80 @@ func readMessage(arg string, stdin io.Reader) ([]tool.Block, error) {
 	return parseMessage(f)
 }
 
-// startOrAttach starts the turn named by these blocks (turnid.go), or attaches to
-// the one with the same id, running or finished, when it was started with the same
-// message; the same ids with another message are refused (exit 2).
-func (e *env) startOrAttach(ctx context.Context, named []tool.Block, in workflows.TurnInput) (client.WorkflowRun, error) {
-	if legacy := legacyTurnID(e.cfg.Session, named); runningLegacyTurn(ctx, e.conn.Client, legacy) {
-		return e.conn.Client.GetWorkflow(ctx, legacy, ""), nil // started on the shared queue: its workers run it
-	}
-	id, digest := turnID(e.cfg.Session, named), messageDigest(named)
-	traceWorkflowID(ctx, id)
-	in.SessionID, in.Workdir = e.cfg.Session, e.cfg.Workdir
-	files, err := sessionReadFiles(e.cfg) // readstate.go
-	if err != nil {
+// startTurn starts the turn of these blocks through the Go API, which names it
+// (toolpipe.TurnID), prepares its input (settings, read state, MCP) and refuses
+// another message that reuses its ids (exit 2); or attaches to it, running or
+// finished, and adopts it when the starter that ran it has exited (queues.go).
+func (e *env) startTurn(ctx context.Context, blocks []tool.Block, stream bool) (*toolpipe.Turn, error) {
+	t, err := e.api.StartTurn(ctx, apiBlocks(blocks), toolpipe.TurnOptions{SessionID: e.cfg.Session, Workdir: e.cfg.Workdir, Stream: stream,
+		Settings: e.settings(), HeartbeatTimeout: e.cfg.HeartbeatTimeout, Warn: e.warn})
+	var col *toolpipe.TurnCollisionError
+	switch {
+	case errors.As(err, &col):
+		return nil, badInput("%s", strings.Replace(col.Error(), "run it with another session", "run it with another --session", 1))
+	case toolpipe.IsInvalidInput(err):
+		return nil, badInputError{err}
+	case err != nil:
 		return nil, err
 	}
-	in.Context.ReadFiles = files
-	in.Options.HeartbeatTimeout = e.cfg.HeartbeatTimeout
-	in.SearchAttributes = e.conn.HasSearchAttributes(ctx)
-	in.FailedCallsAttribute = in.SearchAttributes && e.conn.HasFailedCallsAttribute(ctx)
-	settings, err := turnSettings(e.cfg, os.Stderr) // settings.go
-	if err != nil {
-		return nil, err
+	traceWorkflowID(ctx, t.ID)
+	if t.Attached() {
+		if _, err := e.adopt(ctx, t.ID, "turn", t.TaskQueue(), t.Finished() != nil); err != nil { // resume a paused turn
+			return nil, err
+		}
 	}
-	if err := e.checkPromptModel(settings); err != nil { // prompt_model.go
-		return nil, err
+	if t.Finished() == nil {
+		fmt.Fprintf(os.Stderr, "turn %s\n", t.ID)
+		e.printLink(ctx, t.ID, t.RunID()) // uilink.go
 	}
-	in.Settings = settings
-	if in.MCP, err = turnMCP(e.cfg, os.Stderr); err != nil { // settings.go
-		return nil, err
+	return t, nil
+}
+
+// apiBlocks are the parsed blocks as the Go API takes them.
+func apiBlocks(bs []tool.Block) []toolpipe.Block {
+	out := make([]toolpipe.Block, len(bs))
+	for i, b := range bs {
+		out[i] = toolpipe.Block(b)
 	}
-	run, err := e.conn.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID: id, TaskQueue: e.cfg.TaskQueue,
-		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		StaticSummary:            workflows.TurnStaticSummary(in),
-		StaticDetails:            workflows.TurnStaticDetails(in),
-		Memo:                     map[string]any{messageMemo: digest},
-	}, workflows.TurnWorkflowName, in)
-	var started *serviceerror.WorkflowExecutionAlreadyStarted
-	if err != nil && !errors.As(err, &started) {
-		return nil, fmt.Errorf("start turn %s: %w", id, err)
+	return out
+}
+
+// toolResults are the Go API's results as the printed message holds them.
+func toolResults(rs []toolpipe.ToolResult) []tool.Result {
+	out := make([]tool.Result, len(rs))
+	for i, r := range rs {
+		out[i] = tool.Result(r)
 	}
-	// USE_EXISTING hands back a running turn without saying so, and a finished one
-	// comes back as AlreadyStarted: either way the memo tells whose message it ran.
-	same, derr := sameMessage(ctx, e.conn.Client, id, digest)
-	if derr != nil {
-		return nil, derr
-	}
-	if !same {
-		return nil, turnCollisionError(e.cfg.Session, id, named)
-	}
-	if _, err := e.adopt(ctx, id, "turn"); err != nil { // queues.go: resume a paused turn
-		return nil, err
-	}
-	if err != nil {
-		return e.conn.Client.GetWorkflow(ctx, id, ""), nil
-	}
-	fmt.Fprintf(os.Stderr, "turn %s\n", id)
-	e.printLink(ctx, id, run.GetRunID()) // uilink.go
-	return run, nil
+	return out
 }
 
 // finish follows the turn's progress on stderr and prints its result on stdout.
-func (e *env) finish(ctx context.Context, run client.WorkflowRun, stdout, stderr io.Writer) error {
+func (e *env) finish(ctx context.Context, t *toolpipe.Turn, stdout, stderr io.Writer) error {
 	// On a terminal, prompts print above the progress frame (progress.go).
 	stderr = liveStderr(stderr)
-	if !e.alreadyFinished(ctx, run.GetID(), stderr) { // closed.go: nothing to follow
-		stopPollers := e.watchPollers(ctx, run.GetID(), "turn", stderr)       // pollers.go
-		stopApprovals := watchApprovals(ctx, e.reader(), run.GetID(), stderr) // approvals_watch.go
-		follow(ctx, e.reader(), run, stderr)
-		stopApprovals()
-		stopPollers()
-	}
-	var res workflows.TurnResult
-	if err := run.Get(ctx, &res); err != nil {
-		return fmt.Errorf("turn %s: %w", run.GetID(), err)
+	res, err := e.follow(ctx, t, stderr)
+	if err != nil {
+		return err
 	}
 	reportTurn(stderr, res) // settings.go
-	keepReadFiles(e.cfg, res, stderr)
-	return writeUserMessage(stdout, res.Results)
+	return writeUserMessage(stdout, toolResults(res.Results))
 }
 
-// follow shows the turn's progress on stderr and collects its results as it yields
-// them, until the turn is done.
-func follow(ctx context.Context, c turnClient, run client.WorkflowRun, stderr io.Writer) {
-	w := watchTurn(ctx, c, run.GetID(), stderr) // progress.go
-	defer w.stop(ctx)
-	cursor := 0
-	for ctx.Err() == nil {
-		h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-			WorkflowID: run.GetID(), UpdateName: workflows.CollectUpdate,
-			Args: []any{workflows.CollectRequest{From: cursor}}, WaitForStage: client.WorkflowUpdateStageCompleted,
-		})
-		var resp workflows.CollectResponse
-		if err == nil {
-			err = h.Get(ctx, &resp)
-		}
-		if err != nil && transient(err) && ctx.Err() == nil {
-			// The embedded server is restarting (its process exited and another
-			// client takes it over): keep following.
-			select {
-			case <-ctx.Done():
-			case <-time.After(200 * time.Millisecond):
-			}
-			continue
-		}
-		if err != nil {
-			return // the turn has finished: the result tells
-		}
-		for _, r := range resp.Results {
-			w.result(r)
-		}
-		cursor = resp.Next
-		if resp.Done {
-			return
-		}
+// follow shows the turn's progress on stderr, with the calls that wait for
+// approval, while the Go API collects its results as it yields them, each once;
+// a turn that had finished before this command attached to it is read from its
+// history, and nothing is followed.
+func (e *env) follow(ctx context.Context, t *toolpipe.Turn, stderr io.Writer) (toolpipe.TurnResult, error) {
+	if c := t.Finished(); c != nil {
+		fmt.Fprintf(stderr, "turn %s had already finished (%s at %s): its results come from its history; no tool ran again\n",
+			t.ID, c.How, c.At.Local().Format(time.RFC3339))
+		return t.Result(ctx)
 	}
+	defer e.watchPollers(ctx, t.TaskQueue(), "turn", stderr)() // pollers.go
+	w := watchTurn(ctx, e.reader(), t.ID, stderr)              // progress_watch.go
+	res, err := t.Follow(ctx, func(r toolpipe.ToolResult) { w.result(tool.Result(r)) })
+	w.stop(ctx)
+	return res, err
 }
 
 func firstLine(s string) string {
@@ -225,7 +182,7 @@ func firstLine(s string) string {
 // runStream hands blocks to the turn as they arrive on stdin, one per line. The turn
 // starts with the first tool_use block, whose id (with the session) names it.
 func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stderr io.Writer, running *atomic.Pointer[env]) error {
-	e, err := setup(ctx, cfg, tpworker.Auto)
+	e, err := setup(ctx, cfg, connect.Auto)
 	if err != nil {
 		return err
 	}
@@ -235,8 +192,12 @@ func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, 
 	defer endTrace()
 	sc := bufio.NewScanner(stdin)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	var run client.WorkflowRun
-	followed := make(chan struct{})
+	var t *toolpipe.Turn
+	type outcome struct {
+		res toolpipe.TurnResult
+		err error
+	}
+	followed := make(chan outcome, 1)
 	line, tools := 0, 0
 	for sc.Scan() {
 		line++
@@ -246,81 +207,66 @@ func runStream(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, 
 		}
 		b, ok, err := parseBlock([]byte(text))
 		if err != nil {
-			e.closeIntake(ctx, run)
+			e.closeIntake(ctx, t)
 			return badInput("stdin line %d: %v", line, err)
 		}
 		if !ok {
 			continue
 		}
 		if tools++; tools > workflows.MaxToolsPerTurn {
-			e.closeIntake(ctx, run)
+			e.closeIntake(ctx, t)
 			return tooManyTools(tools)
 		}
-		if run == nil {
-			if run, err = e.startOrAttach(ctx, []tool.Block{b}, workflows.TurnInput{Blocks: []tool.Block{b}}); err != nil {
+		if t == nil {
+			if t, err = e.startTurn(ctx, []tool.Block{b}, true); err != nil {
 				return err
 			}
 			go func() {
-				if !e.alreadyFinished(ctx, run.GetID(), stderr) { // closed.go
-					defer e.watchPollers(ctx, run.GetID(), "turn", stderr)() // pollers.go
-					follow(ctx, e.reader(), run, stderr)
-				}
-				close(followed)
+				res, err := e.follow(ctx, t, liveStderr(stderr))
+				followed <- outcome{res, err}
 			}()
 			continue
 		}
-		if err := e.addBlock(ctx, run, b); err != nil {
+		if err := e.addBlock(ctx, t, b); err != nil {
 			return err
 		}
 	}
 	if err := sc.Err(); err != nil {
-		e.closeIntake(ctx, run)
+		e.closeIntake(ctx, t)
 		return badInput("reading stdin: %v", err)
 	}
-	if run == nil {
+	if t == nil {
 		return errNoToolUse("stdin")
 	}
-	e.closeIntake(ctx, run)
-	<-followed
-	var res workflows.TurnResult
-	if err := run.Get(ctx, &res); err != nil {
-		return fmt.Errorf("turn %s: %w", run.GetID(), err)
+	e.closeIntake(ctx, t)
+	o := <-followed
+	if o.err != nil {
+		return o.err
 	}
-	keepReadFiles(cfg, res, stderr)
-	return writeUserMessage(stdout, res.Results)
+	return writeUserMessage(stdout, toolResults(o.res.Results))
 }
 
 // addBlock hands one block to the running turn. A block the turn already has (a
 // re-run attaching to it) or a turn that already finished is not an error.
-func (e *env) addBlock(ctx context.Context, run client.WorkflowRun, b tool.Block) error {
-	err := e.update(ctx, run, workflows.AddBlocksUpdate, []tool.Block{b})
-	if err == nil || workflows.Rejected(err, workflows.ErrDuplicateToolUseID) || e.closed(ctx, run) {
+func (e *env) addBlock(ctx context.Context, t *toolpipe.Turn, b tool.Block) error {
+	err := t.AddBlocks(ctx, toolpipe.Block(b))
+	if err == nil || toolpipe.IsDuplicateToolUseID(err) || e.closed(ctx, t.ID) {
 		return nil
 	}
-	if workflows.Rejected(err, workflows.ErrMalformedBlock) || workflows.Rejected(err, workflows.ErrTooManyTools) {
+	if toolpipe.IsMalformedBlock(err) || toolpipe.IsTooManyTools(err) {
 		return badInput("tool_use %q: %v", b.ID, err)
 	}
-	return fmt.Errorf("add %s to turn %s: %w", b.ID, run.GetID(), err)
+	return fmt.Errorf("add %s to turn %s: %w", b.ID, t.ID, err)
 }
 
-func (e *env) closeIntake(ctx context.Context, run client.WorkflowRun) {
-	if run != nil {
-		_ = e.update(ctx, run, workflows.CloseIntakeUpdate)
+func (e *env) closeIntake(ctx context.Context, t *toolpipe.Turn) {
+	if t != nil {
+		_ = t.CloseIntake(ctx)
 	}
 }
 
-func (e *env) update(ctx context.Context, run client.WorkflowRun, name string, args ...any) error {
-	h, err := e.conn.Client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: run.GetID(), UpdateName: name, Args: args, WaitForStage: client.WorkflowUpdateStageCompleted,
-	})
-	if err != nil {
-		return err
-	}
-	return h.Get(ctx, nil)
-}
-
-// closed reports whether the turn's workflow is no longer running.
-func (e *env) closed(ctx context.Context, run client.WorkflowRun) bool {
-	d, err := e.conn.Client.DescribeWorkflowExecution(ctx, run.GetID(), "")
+// closed reports whether the workflow id is no longer running.
+func (e *env) closed(ctx context.Context, id string) bool {
+	d, err := e.conn.Client.DescribeWorkflowExecution(ctx, id, "")
 	return err == nil && d.WorkflowExecutionInfo.Status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolpipe/toolpipe"
+	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/persisted"
 	tpworker "github.com/toolpipe/toolpipe/worker"
@@ -24,7 +25,7 @@ import (
 type env struct {
 	cfg  config.Config
 	log  *slog.Logger
-	conn *tpworker.Conn
+	conn *connect.Conn
 	tel  *tpworker.Telemetry
 	// api reads turns and sessions through the Go API: a closed one from its
 	// history, never through a query that needs a worker (closed.go).
@@ -68,29 +69,30 @@ func loadConfig(cmd *cobra.Command) (config.Config, error) {
 // setup connects as mode says and, when the server is embedded, runs a worker in
 // this process so that a turn needs nothing else: on a task queue of its own for
 // run and agent (queues.go), on the configured queue for dev.
-func setup(ctx context.Context, cfg config.Config, mode tpworker.Mode) (*env, error) {
+func setup(ctx context.Context, cfg config.Config, mode connect.Mode) (*env, error) {
 	return setupWorker(ctx, cfg, mode, true)
 }
 
-func setupWorker(ctx context.Context, cfg config.Config, mode tpworker.Mode, withWorker bool) (*env, error) {
+func setupWorker(ctx context.Context, cfg config.Config, mode connect.Mode, withWorker bool) (*env, error) {
 	log := tpworker.NewLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
 	// Traces and metrics are off unless the OTEL_* variables or TOOLPIPE_TRACE ask.
 	tel, err := tpworker.NewTelemetry(ctx, tpworker.TelemetryConfig{ServiceName: "toolpipe-starter"})
 	if err != nil {
 		return nil, badInputError{err}
 	}
-	conn, err := tpworker.Connect(ctx, tpworker.ConnectOptions{
+	conn, err := connect.Dial(ctx, connect.Options{
 		StateDir: cfg.StateDir, Port: cfg.Port, UI: cfg.UI, UIPort: cfg.UIPort, Logger: log, Mode: mode, Telemetry: tel,
+		BlobURL: cfg.BlobURL,
 	})
 	if err != nil {
 		_ = tel.Shutdown(ctx)
 		return nil, err
 	}
 	e := &env{cfg: cfg, log: log, conn: conn, tel: tel, base: cfg.TaskQueue, stderr: os.Stderr, served: map[string]servedQueue{},
-		overrides: cfg.Overrides(log), api: toolpipe.NewClient(conn.Client, cfg.TaskQueue, toolpipe.WithStateDir(cfg.StateDir))}
+		overrides: cfg.Overrides(log)}
 	if conn.Embedded && withWorker {
 		queue := cfg.TaskQueue
-		if mode != tpworker.Embedded {
+		if mode != connect.Embedded {
 			queue = tpworker.ProcessQueue(cfg.TaskQueue)
 		}
 		if err := e.serveQueue(queue, nil); err != nil {
@@ -100,18 +102,32 @@ func setupWorker(ctx context.Context, cfg config.Config, mode tpworker.Mode, wit
 		}
 		e.cfg.TaskQueue = queue
 	}
+	e.api = e.client()
 	return e, nil
 }
 
-// connect loads the command's configuration and connects as `run` does: the
+// client is the Go API's client of this command: on the queue it starts work on,
+// with the state directory, and, in embedded mode, knowing that the server has
+// toolpipe's search attributes and that this process's worker takes its model
+// from this environment (promptModel).
+func (e *env) client() *toolpipe.Client {
+	opts := []toolpipe.ClientOption{toolpipe.WithStateDir(e.cfg.StateDir), toolpipe.WithNamespace(e.conn.Namespace), toolpipe.WithLogger(e.log),
+		toolpipe.WithQueryCheck(e.answerable)} // queues.go
+	if e.conn.Embedded {
+		opts = append(opts, toolpipe.WithSearchAttributes(true), toolpipe.WithPromptHookCheck(promptModel))
+	}
+	return toolpipe.NewClient(e.conn.Client, e.cfg.TaskQueue, opts...)
+}
+
+// connectOnly loads the command's configuration and connects as `run` does: the
 // commands that only talk to a turn or session (status, interrupt, approve, agent
 // send) share it.
-func connect(cmd *cobra.Command) (*env, error) {
+func connectOnly(cmd *cobra.Command) (*env, error) {
 	cfg, err := loadConfig(cmd)
 	if err != nil {
 		return nil, err
 	}
-	return setupWorker(cmd.Context(), cfg, tpworker.Auto, false)
+	return setupWorker(cmd.Context(), cfg, connect.Auto, false)
 }
 
 // close stops the workers (running tools get their cancellation) and the server;

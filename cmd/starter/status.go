@@ -18,7 +18,7 @@ func statusCmd() *cobra.Command {
 		Short: "Show each tool's state in a turn, or where a session stands",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := connect(cmd)
+			e, err := connectOnly(cmd)
 			if err != nil {
 				return err
 			}
@@ -71,7 +71,7 @@ func interruptCmd() *cobra.Command {
 		Short: "Interrupt a turn as a new user message would: tools that can be cancelled stop",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := connect(cmd)
+			e, err := connectOnly(cmd)
 			if err != nil {
 				return err
 			}
@@ -79,7 +79,7 @@ func interruptCmd() *cobra.Command {
 			if _, err := e.describe(cmd.Context(), args[0], "turn"); err != nil { // closed.go: none is bad input
 				return err
 			}
-			if err := e.conn.Client.SignalWorkflow(cmd.Context(), args[0], "", workflows.InterruptSignal, nil); err != nil {
+			if err := e.api.Turn(args[0]).Interrupt(cmd.Context()); err != nil {
 				return fmt.Errorf("interrupt %s: %w", args[0], err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "interrupted %s\n", args[0])

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/searchattr"
-	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
 // printLink tells where to watch a workflow when the embedded server serves the Web
@@ -23,6 +23,6 @@ func (e *env) printLink(ctx context.Context, workflowID, runID string) {
 	fmt.Fprintf(e.stderr, "Web UI: %s\n", link)
 	if e.conn.HasSearchAttributes(ctx) {
 		q := fmt.Sprintf("%s=%q", searchattr.SessionID, e.cfg.Session)
-		fmt.Fprintf(e.stderr, "  this session's workflows: %s\n", tpworker.ListLink(e.conn.UIAddress(e.cfg.StateDir), e.conn.Namespace, q))
+		fmt.Fprintf(e.stderr, "  this session's workflows: %s\n", connect.ListLink(e.conn.UIAddress(e.cfg.StateDir), e.conn.Namespace, q))
 	}
 }

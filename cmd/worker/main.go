@@ -17,6 +17,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/connect"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/internal/config"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 )
@@ -49,9 +51,9 @@ func main() {
 			log := tpworker.NewLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
-			mode := tpworker.Cluster
+			mode := connect.Cluster
 			if dev {
-				mode = tpworker.Embedded
+				mode = connect.Embedded
 			}
 			// Traces and metrics are off unless the OTEL_* variables or TOOLPIPE_TRACE ask.
 			tel, err := tpworker.NewTelemetry(ctx, tpworker.TelemetryConfig{ServiceName: "toolpipe-worker"})
@@ -65,10 +67,11 @@ func main() {
 					log.Warn("telemetry: flushing at exit", "error", err)
 				}
 			}()
-			conn, err := tpworker.Connect(ctx, tpworker.ConnectOptions{
+			conn, err := connect.Dial(ctx, connect.Options{
 				StateDir: cfg.StateDir, Port: cfg.Port, UI: cfg.UI, UIPort: cfg.UIPort, Logger: log, Mode: mode, Telemetry: tel,
+				BlobURL: cfg.BlobURL,
 			})
-			if errors.Is(err, tpworker.ErrNoEmbeddedServer) {
+			if errors.Is(err, connect.ErrNoEmbeddedServer) {
 				return badInput{fmt.Errorf("--dev: %w", err)}
 			}
 			if err != nil {
@@ -76,15 +79,19 @@ func main() {
 			}
 			defer conn.Close()
 			w, err := tpworker.Start(tpworker.Config{
-				Client: conn.Client, TaskQueue: cfg.TaskQueue, StateDir: cfg.StateDir, Logger: log,
+				Client: conn.Client, TaskQueue: cfg.TaskQueue, StateDir: cfg.StateDir, Blob: conn.Blob, Logger: log,
 				Overrides: config.WatchThresholds(v, log), WebFetchAllowPrivate: cfg.WebFetchAllowPrivate, WebFetchTimeout: cfg.WebFetchTimeout,
-				MCPEnvAllow: cfg.MCPEnvAllow,
+				MCPEnvAllow: cfg.MCPEnvAllow, Host: cfg.Host, MaxSessions: cfg.MaxSessions,
 			})
 			if err != nil {
 				return err
 			}
-			log.Info("worker running", "address", conn.Address, "task_queue", cfg.TaskQueue, "state_dir", cfg.StateDir)
-			fmt.Fprintf(os.Stderr, "worker: running on %s, task queue %q\n", conn.Address, cfg.TaskQueue)
+			log.Info("worker running", "address", conn.Address, "task_queue", cfg.TaskQueue, "state_dir", cfg.StateDir, "host", cfg.Host)
+			fmt.Fprintf(os.Stderr, "worker: running on %s, task queue %q, host %s (queue %q, up to %d sessions)\n", conn.Address, cfg.TaskQueue,
+				cfg.Host, contract.HostQueue(cfg.TaskQueue, cfg.Host), cfg.MaxSessions)
+			if conn.Blob != nil {
+				fmt.Fprintf(os.Stderr, "worker: blob store %s\n", conn.Blob.URL())
+			}
 			if n := activities.SandboxNotice(); n != "" { // no bubblewrap: how read-only commands run instead
 				fmt.Fprintln(os.Stderr, n)
 			}
@@ -102,7 +109,7 @@ func main() {
 	cmd.Flags().String("config", "", "a toolpipe.yaml (default: ./toolpipe.yaml when present)")
 	config.AddFlags(cmd.Flags(), config.KeyStateDir, config.KeyTaskQueue, config.KeyPort, config.KeyUI,
 		config.KeyUIPort, config.KeyLogLevel, config.KeyHeartbeatTimeout, config.KeyWebFetchAllowPrivate, config.KeyWebFetchTimeout,
-		config.KeyTrust, config.KeyMCPEnvAllow)
+		config.KeyTrust, config.KeyMCPEnvAllow, config.KeyBlobURL, config.KeyHost, config.KeyMaxSessions)
 	if err := cmd.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		var bad badInput

@@ -20,7 +20,7 @@ func TestNoServerBuildLeavesTheServerOut(t *testing.T) {
 			t.Errorf("the toolpipe_noserver build links %s", pkg)
 		}
 	}
-	if out, err := exec.Command("go", "vet", "-tags", "toolpipe_noserver", ".", "../../worker").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "vet", "-tags", "toolpipe_noserver", ".", "../../connect").CombinedOutput(); err != nil {
 		t.Fatalf("the toolpipe_noserver build does not compile: %v\n%s", err, out)
 	}
 }

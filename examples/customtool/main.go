@@ -18,15 +18,14 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"time"
 
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe"
+	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/fakeanthropic"
 	tpworker "github.com/toolpipe/toolpipe/worker"
-	"github.com/toolpipe/toolpipe/workflows"
 )
 
 // taskQueue is this program's own queue: no other worker takes its sessions.
@@ -72,7 +71,7 @@ func run(ctx context.Context, fake, workdir, session, stateDir, prompt string) e
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	conn, err := tpworker.Connect(ctx, tpworker.ConnectOptions{StateDir: abs, Logger: logger})
+	conn, err := connect.Dial(ctx, connect.Options{StateDir: abs, Logger: logger})
 	if err != nil {
 		return err
 	}
@@ -88,21 +87,20 @@ func run(ctx context.Context, fake, workdir, session, stateDir, prompt string) e
 // startWorker runs a worker of the program's task queue with toolpipe and
 // DeployPreview registered, beside whatever else the program would run on it.
 func startWorker(c client.Client, stateDir string, model *toolpipe.Model) (stop func(), err error) {
-	w := sdkworker.New(c, taskQueue, toolpipe.WorkerOptions(sdkworker.Options{}))
-	reg, err := toolpipe.Register(w, toolpipe.Options{StateDir: stateDir, Tools: []*toolpipe.Tool{DeployPreview}, Model: model,
+	p, err := toolpipe.NewPlugin(c, toolpipe.Options{StateDir: stateDir, Tools: []*toolpipe.Tool{DeployPreview}, Model: model,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		return nil, err
 	}
+	w := sdkworker.New(c, taskQueue, sdkworker.Options{Plugins: []sdkworker.Plugin{p}})
 	if err := w.Start(); err != nil {
-		_ = reg.Close()
 		return nil, err
 	}
-	return func() { w.Stop(); _ = reg.Close() }, nil
+	return w.Stop, nil
 }
 
 // runSession runs the worker and an agent session on it, and prints the
-// conversation as it goes.
+// conversation as it happens.
 func runSession(ctx context.Context, c client.Client, stateDir string, model *toolpipe.Model,
 	workdir, session, prompt string, out io.Writer) (toolpipe.SessionResult, error) {
 	stop, err := startWorker(c, stateDir, model)
@@ -115,58 +113,39 @@ func runSession(ctx context.Context, c client.Client, stateDir string, model *to
 	if err != nil {
 		return toolpipe.SessionResult{}, err
 	}
-	tp := toolpipe.NewClient(c, taskQueue)
-	s, err := tp.StartSession(ctx, toolpipe.SessionInput{SessionID: session, Prompt: prompt, Workdir: dir})
+	tp := toolpipe.NewClient(c, taskQueue, toolpipe.WithStateDir(stateDir))
+	s, err := tp.StartSession(ctx, toolpipe.SessionOptions{SessionID: session, Prompt: prompt, Workdir: dir})
 	if err != nil {
 		return toolpipe.SessionResult{}, err
 	}
-	ended := make(chan struct{})
-	var res toolpipe.SessionResult
-	var resErr error
-	go func() { res, resErr = s.Result(ctx); close(ended) }()
-	// The events are the running session's memory: follow them while it runs (a
-	// closed session answers Done with none; its result has the final reply).
-	next, final := 0, false
-	for done := false; !done; {
-		r, err := s.Events(ctx, next)
-		if err != nil {
-			return res, err
-		}
-		if len(r.Events) > 0 {
-			final = printEvents(out, r.Events)
-		}
-		next, done = r.Next, r.Done
-		select {
-		case <-ended:
-			done = true
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-	<-ended
-	if resErr == nil && !final && res.Text != "" {
+	// The events are the running session's memory; its result has the final reply,
+	// printed here when the last events were not seen (a session that closed
+	// before its last question).
+	final := false
+	res, err := s.Follow(ctx, func(e toolpipe.SessionEvent) { final = printEvent(out, e, final) })
+	if err == nil && !final && res.Text != "" {
 		fmt.Fprintln(out, res.Text)
 	}
-	return res, resErr
+	return res, err
 }
 
-// printEvents prints prompts, the model's text, tool calls and the first line of
-// each result; it reports whether the batch ended with the model's text.
-func printEvents(out io.Writer, events []workflows.SessionEvent) (sawFinal bool) {
-	for _, e := range events {
-		switch e.Kind {
-		case workflows.EventUser:
-			fmt.Fprintf(out, "> %s\n", e.Text)
-		case workflows.EventAssistant:
-			fmt.Fprintln(out, e.Text)
-			sawFinal = true
-		case workflows.EventToolUse:
-			fmt.Fprintf(out, "  -> %s [%s]\n", e.Text, e.ToolUseID)
-			sawFinal = false
-		case workflows.EventToolResult:
-			fmt.Fprintf(out, "  <- %s %s\n", e.ToolUseID, firstLine(e.Text))
-		}
+// printEvent prints one event of the conversation: prompts, the model's text, tool
+// calls and the first line of each result. It reports whether the conversation
+// now ends with the model's text (final was what it said before).
+func printEvent(out io.Writer, e toolpipe.SessionEvent, final bool) bool {
+	switch e.Kind {
+	case toolpipe.EventUser:
+		fmt.Fprintf(out, "> %s\n", e.Text)
+	case toolpipe.EventAssistant:
+		fmt.Fprintln(out, e.Text)
+		return true
+	case toolpipe.EventToolUse:
+		fmt.Fprintf(out, "  -> %s [%s]\n", e.Text, e.ToolUseID)
+		return false
+	case toolpipe.EventToolResult:
+		fmt.Fprintf(out, "  <- %s %s\n", e.ToolUseID, firstLine(e.Text))
 	}
-	return sawFinal
+	return final
 }
 
 func firstLine(s string) string {

@@ -44,6 +44,14 @@ const (
 	KeyWebFetchAllowPrivate = "webfetch-allow-private"
 	// KeyWebFetchTimeout bounds one WebFetch: connecting, redirects and the body.
 	KeyWebFetchTimeout = "webfetch-timeout"
+	// KeyBlobURL is the blob store every host of a fleet shares (DESIGN §11);
+	// empty is the state directory (blobstore.SettingName, env TOOLPIPE_BLOB_URL).
+	KeyBlobURL = "blob-url"
+	// KeyHost names this worker's host for placement (its own task queue); empty is
+	// the machine's host name.
+	KeyHost = "host"
+	// KeyMaxSessions is how many sessions a worker takes at once (placement).
+	KeyMaxSessions = "max-sessions"
 )
 
 // Config is the validated configuration.
@@ -70,6 +78,12 @@ type Config struct {
 	WebFetchAllowPrivate bool
 	// WebFetchTimeout bounds one WebFetch.
 	WebFetchTimeout time.Duration
+	// BlobURL is the shared blob store's URL; empty is the state directory.
+	BlobURL string
+	// Host is the name of this worker's host (placement); never empty once loaded.
+	Host string
+	// MaxSessions is how many sessions this worker's host takes at once.
+	MaxSessions int
 	// Prices is the config file's price table (prices.go), overriding modelinfo's.
 	Prices Prices
 	// File is the toolpipe.yaml in use, or "": the --config file, else the current
@@ -150,6 +164,12 @@ func AddFlags(fs *pflag.FlagSet, keys ...string) {
 			fs.Bool(k, false, "trust the workspace: its toolpipe.yaml, .mcp.json and .claude/settings*.json take effect (default: only when listed in trusted-workspaces of your own toolpipe.yaml, or when you say so on a terminal)")
 		case KeyMCPEnvAllow:
 			fs.StringSlice(k, nil, "variables (names or patterns such as DOCS_*) that .mcp.json's ${VAR} may expand")
+		case KeyBlobURL:
+			fs.String(k, "", "the blob store every host shares (s3://bucket?endpoint=…, gs://, azblob://, file:///dir); empty: the state directory")
+		case KeyHost:
+			fs.String(k, "", "this worker's host name for session placement (default: the machine's host name)")
+		case KeyMaxSessions:
+			fs.Int(k, 32, "how many sessions this worker takes at once; more are placed on other hosts")
 		}
 	}
 }
@@ -244,6 +264,10 @@ func Load(fs *pflag.FlagSet, file string) (Config, *viper.Viper, error) {
 		HeartbeatTimeout: r.duration(KeyHeartbeatTimeout), LogLevel: r.str(KeyLogLevel), LogFormat: r.str(KeyLogFormat), File: file,
 		AskTimeout: r.duration(KeyAskTimeout), WebFetchTimeout: r.duration(KeyWebFetchTimeout),
 		Trust: trust, Notices: notices,
+		Host: r.str(KeyHost), MaxSessions: r.integer(KeyMaxSessions),
+	}
+	if c.Host == "" {
+		c.Host, _ = os.Hostname()
 	}
 	r.userKeys(l, &c)
 	prices, perrs := readPrices(v.Get(KeyPrices))
@@ -282,6 +306,8 @@ func (r *strictReader) userKeys(l *layers, c *Config) {
 	}
 	c.PermissionMode, c.PermissionModeSet = str(KeyPermissionMode, "default")
 	c.Settings, _ = str(KeySettings, "")
+	// Where the session's conversation and outputs go: never a workspace's choice.
+	c.BlobURL, _ = str(KeyBlobURL, "")
 	if s, set := str(KeyWebFetchAllowPrivate, "false"); set {
 		b, err := strconv.ParseBool(strings.TrimSpace(s))
 		if err != nil {
@@ -350,6 +376,12 @@ func (c *Config) validate(used func(key string) bool) error {
 	if used(KeySession) && (c.Session == "" || strings.ContainsAny(c.Session, "/\\\x00") || c.Session == "." || c.Session == ".." || len(c.Session) > 200) {
 		errs = append(errs, fmt.Errorf("%s %q must be 1-200 bytes without '/', '\\' or NUL", KeySession, c.Session))
 	}
+	if used(KeyMaxSessions) && c.MaxSessions < 1 {
+		errs = append(errs, fmt.Errorf("%s %d is under 1", KeyMaxSessions, c.MaxSessions))
+	}
+	if used(KeyHost) && (strings.ContainsAny(c.Host, "/\\\x00 ") || len(c.Host) > 100) {
+		errs = append(errs, fmt.Errorf("%s %q must be at most 100 bytes without '/', '\\', spaces or NUL", KeyHost, c.Host))
+	}
 	if used(KeyTaskQueue) && c.TaskQueue == "" {
 		errs = append(errs, fmt.Errorf("%s must not be empty", KeyTaskQueue))
 	}
@@ -381,7 +413,7 @@ func (c *Config) validate(used func(key string) bool) error {
 
 var knownKeys = []string{KeyStateDir, KeyWorkdir, KeySettings, KeyPermissionMode, KeySession, KeyTaskQueue,
 	KeyPort, KeyUI, KeyUIPort, KeyHeartbeatTimeout, KeyLogLevel, KeyLogFormat, KeyThresholds, KeyAskTimeout, KeyWebFetchAllowPrivate, KeyWebFetchTimeout, KeyPrices,
-	KeyTrust, KeyTrustedWorkspaces, KeyMCPEnvAllow}
+	KeyTrust, KeyTrustedWorkspaces, KeyMCPEnvAllow, KeyBlobURL, KeyHost, KeyMaxSessions}
 
 // Keys are every configuration key, those read only from the file (thresholds,
 // prices) included: what the commands' flags are checked against.

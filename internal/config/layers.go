@@ -31,7 +31,7 @@ const (
 
 // userOnlyKeys are the keys a workspace's toolpipe.yaml cannot set (permission-mode
 // only lowers: settings.LoadOptions.ProjectMode).
-var userOnlyKeys = []string{KeySettings, KeyWebFetchAllowPrivate, KeyTrust, KeyTrustedWorkspaces, KeyMCPEnvAllow}
+var userOnlyKeys = []string{KeySettings, KeyWebFetchAllowPrivate, KeyTrust, KeyTrustedWorkspaces, KeyMCPEnvAllow, KeyBlobURL}
 
 // UserFile is the user's own toolpipe.yaml: $XDG_CONFIG_HOME/toolpipe/toolpipe.yaml,
 // else ~/.config/toolpipe/toolpipe.yaml. It is read by every command, beneath the

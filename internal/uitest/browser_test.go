@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"go.temporal.io/sdk/client"
 
+	"github.com/toolpipe/toolpipe/connect"
 	"github.com/toolpipe/toolpipe/permissions"
 	"github.com/toolpipe/toolpipe/searchattr"
 	"github.com/toolpipe/toolpipe/settings"
@@ -61,8 +62,8 @@ func TestUIShowsToolSummaries(t *testing.T) {
 
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	stateDir := t.TempDir()
-	conn, err := tpworker.Connect(ctx, tpworker.ConnectOptions{
-		StateDir: stateDir, UI: true, Logger: quiet, Mode: tpworker.Embedded,
+	conn, err := connect.Dial(ctx, connect.Options{
+		StateDir: stateDir, UI: true, Logger: quiet, Mode: connect.Embedded,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +127,7 @@ func TestUIShowsToolSummaries(t *testing.T) {
 	// The list, filtered as the README says (the session's query and a status): UI
 	// 2.56 shows both as filters and finds the turn. (Its default columns have no
 	// summary; the README says how to add the search attribute columns.)
-	list := tpworker.ListLink(conn.Server.UIAddress(), conn.Namespace,
+	list := connect.ListLink(conn.Server.UIAddress(), conn.Namespace,
 		fmt.Sprintf(`%s="ui-check" AND %s="done" AND %s > 0`, searchattr.SessionID, searchattr.Status, searchattr.FailedCalls))
 	check(ctx, t, chromium, list, "ui-list", "turn-ui-check", `ToolpipeSessionID = "ui-check"`, `ToolpipeStatus = "done"`,
 		"ToolpipeFailedCalls > 0", "1 COMPLETED")
@@ -249,7 +250,7 @@ func containsAll(text string, wants []string) bool {
 // as the README says: "More Actions" offers "Send an Update", whose names are the
 // turn's updates with their descriptions, Approve and Deny among them (their input
 // is {"tool_use_id": …}). The answer itself is sent as `starter approve` sends it.
-func approvalFromUI(ctx context.Context, t *testing.T, conn *tpworker.Conn, chromium, stateDir string) {
+func approvalFromUI(ctx context.Context, t *testing.T, conn *connect.Conn, chromium, stateDir string) {
 	t.Helper()
 	work := t.TempDir()
 	s := settings.Settings{Permissions: settings.Permissions{Set: true, DefaultMode: permissions.Default, HasMode: true}}

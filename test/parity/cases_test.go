@@ -36,7 +36,7 @@ type parityCase struct {
 
 type caseBlock struct {
 	name  string
-	input string // JSON; $D is the case's directory
+	input string // JSON; $D is the case's directory, $W the working directory
 }
 
 func (c parityCase) id(i int) string { return "toolu_" + c.name + "_" + string(rune('a'+i)) }
@@ -46,7 +46,7 @@ func (c parityCase) script(root string) []scriptBlock {
 	dir := filepath.Join(root, c.name)
 	var out []scriptBlock
 	for i, b := range c.blocks {
-		in := strings.ReplaceAll(b.input, "$D", dir)
+		in := strings.ReplaceAll(strings.ReplaceAll(b.input, "$D", dir), "$W", root)
 		out = append(out, scriptBlock{ID: c.id(i), Name: b.name, Input: json.RawMessage(in)})
 	}
 	return out

@@ -47,6 +47,7 @@ var hookCases = []parityCase{
 			blk("Bash", `{"command":"echo hi; echo err >&2","description":"say hi"}`),
 		}},
 	{name: "h_bash_fail", blocks: []caseBlock{blk("Bash", `{"command":"echo out; exit 3","description":"fail"}`)}},
+	{name: "h_bash_cd", blocks: []caseBlock{blk("Bash", `{"command":"cd $W && echo cd-ok","description":"cd first"}`)}},
 	{name: "h_write", blocks: []caseBlock{blk("Write", `{"file_path":"$D/new.txt","content":"x\n"}`)}},
 	{name: "h_edit", files: map[string]string{"e.txt": "one\ntwo\nthree\n"},
 		blocks: []caseBlock{
@@ -130,8 +131,16 @@ func claudeHookInputs(t *testing.T) ([]map[string]any, string) {
 // toolpipeHookInputs runs the hook suite as a toolpipe Session with the same
 // settings file, loaded as `starter agent` loads it.
 func toolpipeHookInputs(t *testing.T) ([]map[string]any, string) {
-	root, state := t.TempDir(), t.TempDir()
-	file := hookSettings(t, t.TempDir())
+	root := t.TempDir()
+	runToolpipeSession(t, root, hookSettings(t, t.TempDir()), hookScript(t, root))
+	return readHookLog(t, root), root
+}
+
+// runToolpipeSession runs the script as a toolpipe Session in root (prepared by the
+// caller) with the settings file at file, loaded as `starter agent` loads it.
+func runToolpipeSession(t *testing.T, root, file string, script [][]scriptBlock) {
+	t.Helper()
+	state := t.TempDir()
 	loaded, err := settings.Load(settings.LoadOptions{File: file, ProjectDir: root})
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +152,7 @@ func toolpipeHookInputs(t *testing.T) ([]map[string]any, string) {
 	const session = "0b6f5f4e-1c1a-4d47-9a53-3e1f4f2d7c11" // a UUID, as Claude Code's ids are
 	settings := &workflows.TurnSettings{Hooks: loaded.Hooks, Permissions: pol, ProjectDir: root,
 		TranscriptPath: hooks.TranscriptPath(state, session)}
-	_, url := newRecordingModel(t, hookScript(t, root))
+	_, url := newRecordingModel(t, script)
 	acts, err := activities.New(activities.Config{StateDir: state})
 	if err != nil {
 		t.Fatal(err)
@@ -162,7 +171,6 @@ func toolpipeHookInputs(t *testing.T) ([]map[string]any, string) {
 	if err := run.Get(testenv.Context(t), &res); err != nil {
 		t.Fatalf("session: %v", err)
 	}
-	return readHookLog(t, root), root
 }
 
 // readHookLog reads the logged inputs. Hooks of parallel calls append at the same

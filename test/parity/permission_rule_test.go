@@ -6,7 +6,9 @@ import (
 
 // permissionRuleCase runs calls that deny rules refuse: a Bash command by prefix, a
 // Read of a file by path, a whole tool, a WebFetch domain; and a Bash call beside
-// them that runs.
+// them that runs; and the prefix rule after a leading `cd <working directory> && `
+// and the path rule of a path with white space around it, which Claude Code reads
+// without them.
 var permissionRuleCase = parityCase{name: "pr", files: map[string]string{"secret.txt": "s\n", "notes.txt": "old\n", "sec/a.txt": "TODO\n"}, blocks: []caseBlock{
 	blk("Bash", `{"command":"echo DENIED-RULE now","description":"a"}`),
 	blk("Read", `{"file_path":"$D/secret.txt"}`),
@@ -17,6 +19,8 @@ var permissionRuleCase = parityCase{name: "pr", files: map[string]string{"secret
 	blk("Grep", `{"pattern":"TODO","path":"$D/sec"}`),
 	blk("Glob", `{"pattern":"*","path":"$D/sec"}`),
 	blk("Bash", `{"command":"echo ran","description":"b"}`),
+	blk("Bash", `{"command":"cd $W && echo DENIED-RULE after cd","description":"c"}`),
+	blk("Read", `{"file_path":"$D/secret.txt "}`),
 }}
 
 // permissionRuleSettings writes a settings file whose deny rules refuse them.
