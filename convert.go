@@ -86,7 +86,17 @@ func sessionState(s workflows.SessionState) SessionState {
 		Bytes: s.Bytes, PendingUser: s.PendingUser, Seen: s.Seen, Replaced: s.Replaced, Runs: s.Runs, Usage: usage(s.Usage),
 		StopReason: s.StopReason, LastError: s.LastError, LastUsage: usage(s.LastUsage), Cost: s.Cost, Model: s.Model,
 		ContextWindow: s.ContextWindow, Compactions: s.Compactions, BackgroundTasks: backgroundTasks(s.BackgroundTasks), Placement: placement(s.Placement),
-		Wakeup: wakeup(s.Wakeup), Questions: pendingQuestions(s.Questions)} // questions.go
+		Wakeup: wakeup(s.Wakeup), Questions: pendingQuestions(s.Questions), // questions.go
+		Tasks: tasks(s.Tasks), PlanMode: s.PlanMode}
+}
+
+func tasks(in []tool.TaskItem) []Task {
+	var out []Task
+	for _, t := range in {
+		out = append(out, Task{ID: t.ID, Subject: t.Subject, Description: t.Description, ActiveForm: t.ActiveForm,
+			Status: t.Status, Owner: t.Owner, Blocks: t.Blocks, BlockedBy: t.BlockedBy})
+	}
+	return out
 }
 
 func sessionEvent(e workflows.SessionEvent) SessionEvent {

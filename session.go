@@ -130,6 +130,7 @@ func (c *Client) sessionInput(ctx context.Context, o SessionOptions) (workflows.
 	home, _ := os.UserHomeDir()
 	in := workflows.SessionInput{
 		SessionID: o.SessionID, Prompt: o.Prompt, Workdir: o.Workdir, Settings: p.settings, MCP: p.mcp, SearchAttributes: p.attrs, FailedCallsAttribute: p.failed, Place: o.Place,
+		SkillDirs: skillDirs(o.Workdir, o.Settings), // skills.go
 		Model: workflows.ModelOptions{Model: o.Model, MaxTokens: o.MaxTokens, ContextWindow: o.ContextWindow, Price: o.Price,
 			System: agentprompt.Build(agentprompt.Options{System: o.SystemPrompt, Append: o.AppendSystemPrompt, Workdir: o.Workdir, Home: home, Now: time.Now()})},
 		Options: workflows.SessionOptions{MaxTurns: o.MaxTurns, MaxBudgetUSD: o.MaxBudgetUSD, ModelAttempts: int32(o.ModelAttempts), QuestionTimeout: o.QuestionTimeout,

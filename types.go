@@ -224,6 +224,25 @@ type SessionState struct {
 	// calls waiting for a person (Session.Answer answers them).
 	Wakeup    *Wakeup           `json:"wakeup,omitempty"`
 	Questions []PendingQuestion `json:"questions,omitempty"`
+	// Tasks is the session's task list (TaskCreate, TaskUpdate), in creation order.
+	Tasks []Task `json:"tasks,omitempty"`
+	// PlanMode says the model entered plan mode (EnterPlanMode) and no plan was
+	// approved since: calls that could change something are refused.
+	PlanMode bool `json:"plan_mode,omitempty"`
+}
+
+// Task is one task of a session's task list, as Claude Code's TaskGet shows it.
+type Task struct {
+	ID          string `json:"id"`
+	Subject     string `json:"subject"`
+	Description string `json:"description"`
+	ActiveForm  string `json:"activeForm,omitempty"`
+	// Status is pending, in_progress or completed.
+	Status string `json:"status"`
+	Owner  string `json:"owner,omitempty"`
+	// Blocks are the tasks waiting for this one; BlockedBy those it waits for.
+	Blocks    []string `json:"blocks,omitempty"`
+	BlockedBy []string `json:"blockedBy,omitempty"`
 }
 
 // Placement is where a placed session's tools run: the host, its own task queue,

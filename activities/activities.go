@@ -160,6 +160,8 @@ func (a *Activities) Register(r worker.ActivityRegistry) {
 	register(r, a.AppendTranscript, contract.TranscriptActivityName, legacy)
 	// Background shells: one activity per task, started by the session.
 	register(r, a.BashBackground, contract.BashBackgroundActivityName, legacy)
+	// Skills: listed when a session starts, loaded by the Skill tool (skill.go).
+	register(r, a.LoadSkills, contract.LoadSkillsActivityName, legacy)
 	// MCP tools: one activity type for every call (mcp.go).
 	register(r, a.ListMCPTools, contract.ListMCPToolsActivityName, legacy)
 	register(r, failingOnError(a.observedMCP), contract.MCPCallActivityName, legacy)

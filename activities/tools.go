@@ -24,6 +24,9 @@ func builtins(a *Activities) []tool.Tool {
 		bashTool{a: a}, readTool{a: a}, writeTool{a: a}, editTool{a: a},
 		globTool{a: a}, grepTool{a: a}, webFetchTool{a: a}, notebookEditTool{a: a}, tool.TaskStop{},
 		tool.ScheduleWakeup{}, tool.AskUserQuestion{},
+		// Answered by the session (Spec.InSession): workflows/session_tasklist.go, session_planmode.go.
+		tool.TaskCreate{}, tool.TaskGet{}, tool.TaskUpdate{}, tool.TaskListTool{},
+		tool.EnterPlanMode{}, tool.ExitPlanMode{}, skillTool{},
 	}
 }
 

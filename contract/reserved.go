@@ -12,6 +12,7 @@ var activityNames = []string{
 	HookActivityName, PromptHookActivityName, ResolvePathsActivityName, TranscriptActivityName,
 	ListMCPToolsActivityName, MCPCallActivityName, BashBackgroundActivityName, RefusedCallActivityName,
 	PlaceSessionActivityName, ReleaseSessionActivityName,
+	LoadSkillsActivityName,
 }
 
 // ReservedName reports whether a custom tool may not take name: a custom tool's

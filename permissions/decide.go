@@ -33,6 +33,10 @@ type Request struct {
 	// read-only Bash command is allowed in every mode unless a deny or ask
 	// rule matches it; in plan mode only read-only calls may run.
 	ReadOnly bool
+	// Own is the tool's own answer (tool.Access.Own), taken when no deny or ask
+	// rule matches, before plan mode and the allow rules; OwnReason says why.
+	Own       tool.OwnDecision
+	OwnReason string
 }
 
 // Policy is the merged permission settings of a session.
@@ -99,6 +103,12 @@ func decide(req Request, pol Policy) Decision {
 		if c.hits(r) {
 			return askedByRule(c, r)
 		}
+	}
+	switch req.Own {
+	case tool.OwnAllow:
+		return Decision{Allow, "Allowed: the call changes nothing but the session's own state.", ""}
+	case tool.OwnAsk:
+		return Decision{Ask, req.OwnReason, ""}
 	}
 	if pol.Mode == Plan && !c.readOnly() {
 		return deniedByPlan(c)

@@ -147,7 +147,26 @@ type Access struct {
 	URL string
 	// ReadOnly says the call only reads.
 	ReadOnly bool
+	// Own is the tool's own answer where no deny or ask rule matches (Claude
+	// Code's checkPermissions): "" leaves the call to the allow rules and the
+	// mode. OwnReason says why, for the approval question.
+	Own       OwnDecision
+	OwnReason string
 }
+
+// OwnDecision is a tool's own permission answer (Access.Own).
+type OwnDecision string
+
+// The tools' own answers.
+const (
+	// OwnAllow: the call changes nothing but the session's own state (its task
+	// list, its mode), so it runs in every mode, plan mode too, unless a deny or
+	// ask rule names it.
+	OwnAllow OwnDecision = "allow"
+	// OwnAsk: the call's point is a person's yes (ExitPlanMode's plan): it asks in
+	// every mode, bypassPermissions too; dontAsk denies it.
+	OwnAsk OwnDecision = "ask"
+)
 
 // DefaultMaxResultSizeChars is the threshold of a tool that declares none: the
 // built-in tools' that do not limit themselves (the global cap of DESIGN §4.1

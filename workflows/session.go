@@ -103,6 +103,9 @@ type session struct {
 	// promptInterrupted: contract.InterruptPromptSignal came; the prompt ends after the
 	// running step (session_control.go).
 	promptInterrupted bool
+	// own is the state of the tools the session answers: the task list and plan
+	// mode (session_tools.go).
+	own SessionToolState
 }
 
 // Session is an agent's query loop: call the model, run the turn its tool calls
@@ -146,6 +149,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 			return SessionResult{}, err
 		}
 		s.sessionStart(ctx, s.head.Next > 1) // session_hooks.go
+		s.listSkills(ctx)                    // session_skills.go
 	}
 	s.listMCP(ctx)
 	s.publish(ctx)
@@ -290,6 +294,7 @@ func (s *session) carryInput() SessionInput {
 		CtxBytes: s.ctxBytes, Compactions: s.compactions, PromptSeq: s.promptSeq,
 		EndedTasks: s.endedTasks(), // session_background.go
 		Wakeup:     s.wakeup, NoopStreak: s.noopStreak,
+		Tools: s.carryTools(), // session_tools.go
 	}
 	return in
 }
@@ -307,6 +312,7 @@ func (s *session) restore(c *SessionCarry) {
 	s.promptSeq = c.PromptSeq
 	s.restoreTasks(c.EndedTasks) // session_background.go
 	s.wakeup, s.noopStreak = c.Wakeup, c.NoopStreak
+	s.restoreTools(c.Tools) // session_tools.go
 }
 
 // addUser queues a user message for the next model call.

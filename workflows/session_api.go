@@ -40,6 +40,10 @@ type SessionInput struct {
 	Options SessionOptions `json:"options"`
 	// Settings are the hooks and permissions every turn (and sub-agent) enforces.
 	Settings *TurnSettings `json:"settings,omitempty"`
+	// SkillDirs are the directories whose skills (NAME/SKILL.md) the model is
+	// offered, in precedence order: ~/.claude/skills, then the workspace's
+	// .claude/skills when it is trusted (the starter decides; session_skills.go).
+	SkillDirs []string `json:"skill_dirs,omitempty"`
 	// MCP says the working directory has a .mcp.json: each run lists its servers'
 	// tools once, offers them to the model and hands them to every turn.
 	MCP bool `json:"mcp,omitempty"`
@@ -189,6 +193,8 @@ type SessionCarry struct {
 	// Wakeup is the pending ScheduleWakeup, NoopStreak the quiet rounds before it.
 	Wakeup     *Wakeup `json:"wakeup,omitempty"`
 	NoopStreak int     `json:"noop_streak,omitempty"`
+	// Tools is the task list and the mode plan mode set (session_tools.go).
+	Tools *SessionToolState `json:"tools,omitempty"`
 }
 
 // EndedTask is a background task that has ended, as a continued session keeps it.
@@ -366,4 +372,8 @@ type SessionState struct {
 	Questions []PendingQuestion `json:"questions,omitempty"`
 	// Placement is the host the session's tools run on, on a fleet (fleet.go).
 	Placement *contract.Placement `json:"placement,omitempty"`
+	// Tasks is the session's task list (TaskCreate, TaskUpdate; session_tools.go).
+	Tasks []tool.TaskItem `json:"tasks,omitempty"`
+	// PlanMode says the model entered plan mode and no plan was approved since.
+	PlanMode bool `json:"plan_mode,omitempty"`
 }

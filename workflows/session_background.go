@@ -59,7 +59,7 @@ func (s *session) serveBackground(ctx workflow.Context) {
 			if !ch.Receive(ctx, &ask) {
 				return
 			}
-			if isSessionTool(ask.Call.Name) { // session_tools.go
+			if isWaitingTool(ask.Call.Name) { // session_tools.go
 				s.serveSessionTool(ctx, ask)
 				continue
 			}
@@ -72,6 +72,9 @@ func (s *session) serveBackground(ctx workflow.Context) {
 
 func (s *session) answerBackground(ctx workflow.Context, ask BackgroundAsk) BackgroundReply {
 	workflow.GetVersion(ctx, backgroundShells, workflow.DefaultVersion, 1) // marks histories that have tasks
+	if isSessionTool(ask.Call.Name) {
+		return s.answerSessionTool(ctx, ask) // session_tools.go
+	}
 	if ask.Stop != "" {
 		return s.stopShell(ctx, ask.Stop)
 	}

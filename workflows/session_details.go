@@ -109,6 +109,12 @@ func RenderSessionDetails(d SessionDetails) string {
 	if p := st.Placement; p != nil {
 		fmt.Fprintf(&b, "| host | `%s` (task queue `%s`, placement %d) |\n", cell(p.Host), cell(p.Queue), p.Generation)
 	}
+	if st.PlanMode {
+		fmt.Fprintf(&b, "| mode | plan: calls that could change something are refused until a plan is approved |\n")
+	}
+	for _, t := range st.Tasks {
+		fmt.Fprintf(&b, "| task #%s | %s · %s%s |\n", cell(t.ID), t.Status, cell(t.Subject), taskLinks(t))
+	}
 	for _, t := range st.BackgroundTasks {
 		fmt.Fprintf(&b, "| background task `%s` | %s · `%s` |\n", cell(t.ID), t.Status, cell(t.Command))
 	}

@@ -118,6 +118,7 @@ func (s *session) stateQuery() (SessionState, error) {
 		LastUsage: s.lastUsage, Cost: s.cost, Model: s.model.Model, ContextWindow: s.model.ContextWindow,
 		Compactions: s.compactions, BackgroundTasks: s.taskList(), Placement: s.in.Placement,
 		Wakeup: s.wakeupState(), Questions: s.questions.state(),
+		Tasks: s.sessionTaskItems(), PlanMode: s.inPlanMode(), // session_tools.go
 	}
 	if s.state != nil {
 		st.Seen, st.Replaced = len(s.state.SeenIDs), len(s.state.Replacements)

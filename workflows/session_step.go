@@ -149,7 +149,7 @@ func (s *session) account(u conversation.Usage, conversationCall bool) {
 func (s *session) modelRequest(seq int, prefix conversation.Conversation) conversation.ModelRequest {
 	return conversation.ModelRequest{
 		SessionID: s.in.SessionID, Seq: seq, Conversation: prefix,
-		Model: s.model.Model, MaxTokens: s.model.MaxTokens, System: s.model.System,
+		Model: s.model.Model, MaxTokens: s.model.MaxTokens, System: s.systemPrompt(), // session_skills.go
 		Task: s.in.Depth < s.opts.MaxDepth, Forked: s.head.Forked, MCPTools: s.mcpTools,
 		Disabled: s.disabledTools(), LastTurn: s.head.LastTurn, TurnsNumbered: s.head.TurnsNumbered,
 	}

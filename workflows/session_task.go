@@ -62,7 +62,7 @@ func (s *session) startTask(ctx workflow.Context, tu conversation.ToolUse, prefi
 	}
 	child := SessionInput{
 		SessionID: AgentID(s.in.SessionID, tu.ID), Prompt: in.Prompt, Workdir: s.in.Workdir,
-		Model: s.in.Model, Options: s.in.Options, Settings: s.in.Settings, Depth: s.in.Depth + 1,
+		Model: s.in.Model, Options: s.in.Options, Settings: s.turnSettings(), SkillDirs: s.in.SkillDirs, Depth: s.in.Depth + 1,
 		MCP: s.in.MCP, SearchAttributes: s.in.SearchAttributes, FailedCallsAttribute: s.in.FailedCallsAttribute,
 		Place: s.in.Place, Placement: s.in.Placement, // the parent's host: its workspace
 	}

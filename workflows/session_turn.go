@@ -55,7 +55,7 @@ func (s *session) openTurn(ctx workflow.Context) error {
 	if s.turn == nil {
 		s.turn = workflow.ExecuteChildWorkflow(s.slot.ctx, s.names.of(contract.TurnWorkflowName), TurnInput{
 			SessionID: s.in.SessionID, Workdir: s.in.Workdir, Context: s.context, Options: s.opts.Turn,
-			Settings: s.in.Settings, MCPTools: s.mcpTools, SearchAttributes: s.in.SearchAttributes,
+			Settings: s.turnSettings(), MCPTools: s.mcpTools, SearchAttributes: s.in.SearchAttributes,
 			FailedCallsAttribute: s.in.FailedCallsAttribute,
 			PromptID:             s.promptID(ctx), // session_prompt_id.go
 			ToolQueue:            s.toolQueue(),   // fleet.go

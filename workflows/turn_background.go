@@ -56,6 +56,9 @@ func (t *turn) legacyBackground(b tool.Block) (tool.Result, bool) {
 // refuseBackground answers a background call of a turn that has no session
 // (`starter run`) as a refused input: it ran nothing, so it cancels no sibling.
 func (t *turn) refuseBackground(b tool.Block) (tool.Result, bool) {
+	if r, ok := t.refuseSessionTool(b); ok { // turn_session_tools.go
+		return r, true
+	}
 	if !isBackgroundCall(b) || workflow.GetInfo(t.siblingCtx).ParentWorkflowExecution != nil {
 		return tool.Result{}, false
 	}

@@ -171,7 +171,8 @@ func (t *turn) autoAllowSandboxed(b tool.Block) bool {
 func (t *turn) request(ctx workflow.Context, b tool.Block) (permissions.Request, error) {
 	def, _ := t.lookup(b.Name) // known: only a known tool's call reaches the gate
 	acc := def.Access(b.Input) // validated against the schema before
-	req := permissions.Request{Tool: b.Name, Kind: acc.Kind, Command: acc.Command, URL: acc.URL, ReadOnly: acc.ReadOnly}
+	req := permissions.Request{Tool: b.Name, Kind: acc.Kind, Command: acc.Command, URL: acc.URL, ReadOnly: acc.ReadOnly,
+		Own: acc.Own, OwnReason: acc.OwnReason}
 	paths := slices.Clone(acc.Paths)
 	var globs []string
 	if acc.Kind == tool.AccessCommand && req.ReadOnly && workflow.GetVersion(ctx, bashReadSymlinksChange, workflow.DefaultVersion, 1) >= 1 {

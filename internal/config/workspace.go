@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,8 +35,31 @@ func WorkspaceFiles(dir string, withConfig, withSettings bool) []WorkspaceFile {
 				files = append(files, WorkspaceFile{Path: f, Effects: effects})
 			}
 		}
+		if f, effects, ok := describeSkills(dir); ok {
+			files = append(files, WorkspaceFile{Path: f, Effects: effects})
+		}
 	}
 	return files
+}
+
+// describeSkills names the skills of the workspace's .claude/skills: instructions
+// the model would be offered (Skill).
+func describeSkills(dir string) (string, []string, bool) {
+	d := filepath.Join(dir, ".claude", "skills")
+	entries, err := os.ReadDir(d)
+	if err != nil {
+		return "", nil, false
+	}
+	var names []string
+	for _, e := range entries {
+		if exists(filepath.Join(d, e.Name(), "SKILL.md")) {
+			names = append(names, e.Name())
+		}
+	}
+	if len(names) == 0 {
+		return "", nil, false
+	}
+	return d, []string{fmt.Sprintf("offer the model %d skill(s) to follow (%s)", len(names), strings.Join(names, ", "))}, true
 }
 
 func exists(path string) bool {
