@@ -84,7 +84,8 @@ func sessionState(s workflows.SessionState) SessionState {
 	return SessionState{SessionID: s.SessionID, Phase: SessionPhase(s.Phase), TurnID: s.TurnID, TurnNumber: s.TurnNumber, Turns: s.Turns, LastTurn: s.LastTurn, Messages: s.Messages,
 		Bytes: s.Bytes, PendingUser: s.PendingUser, Seen: s.Seen, Replaced: s.Replaced, Runs: s.Runs, Usage: usage(s.Usage),
 		StopReason: s.StopReason, LastError: s.LastError, LastUsage: usage(s.LastUsage), Cost: s.Cost, Model: s.Model,
-		ContextWindow: s.ContextWindow, Compactions: s.Compactions, BackgroundTasks: backgroundTasks(s.BackgroundTasks), Placement: placement(s.Placement)}
+		ContextWindow: s.ContextWindow, Compactions: s.Compactions, BackgroundTasks: backgroundTasks(s.BackgroundTasks), Placement: placement(s.Placement),
+		Checkpoints: turnCheckpoints(s.Checkpoints)}
 }
 
 func sessionEvent(e workflows.SessionEvent) SessionEvent {
@@ -94,6 +95,17 @@ func sessionEvent(e workflows.SessionEvent) SessionEvent {
 func sessionResult(r workflows.SessionResult) SessionResult {
 	return SessionResult{SessionID: r.SessionID, StopReason: r.StopReason, HookReason: r.HookReason, Text: r.Text, Turns: r.Turns, LastTurn: r.LastTurn,
 		Usage: usage(r.Usage), Error: r.Error, Cost: r.Cost, Messages: r.Conversation.Len(), Bytes: r.Conversation.Bytes()}
+}
+
+func turnCheckpoints(cs []workflows.TurnCheckpoint) []TurnCheckpoint {
+	if cs == nil {
+		return nil
+	}
+	out := make([]TurnCheckpoint, len(cs))
+	for i, c := range cs {
+		out[i] = TurnCheckpoint(c)
+	}
+	return out
 }
 
 func placement(p *contract.Placement) *Placement {

@@ -63,6 +63,10 @@ type SessionOptions struct {
 	// no disk; its tools then run on that host's own queue (README, "A fleet
 	// without a shared disk").
 	Place bool
+	// Checkpoints captures the working directory into the blob store after every
+	// turn that may change files (a placed session does anyway): SessionState's
+	// Checkpoints say which turn produced which checkpoint (DESIGN §11).
+	Checkpoints bool
 }
 
 // StartSession starts an agent session: the model is called with opts.Prompt and
@@ -124,7 +128,7 @@ func (c *Client) sessionInput(ctx context.Context, o SessionOptions) (workflows.
 	}
 	home, _ := os.UserHomeDir()
 	in := workflows.SessionInput{
-		SessionID: o.SessionID, Prompt: o.Prompt, Workdir: o.Workdir, Settings: p.settings, MCP: p.mcp, SearchAttributes: p.attrs, FailedCallsAttribute: p.failed, Place: o.Place,
+		SessionID: o.SessionID, Prompt: o.Prompt, Workdir: o.Workdir, Settings: p.settings, MCP: p.mcp, SearchAttributes: p.attrs, FailedCallsAttribute: p.failed, Place: o.Place, Checkpoints: o.Checkpoints,
 		Model: workflows.ModelOptions{Model: o.Model, MaxTokens: o.MaxTokens, ContextWindow: o.ContextWindow, Price: o.Price,
 			System: agentprompt.Build(agentprompt.Options{System: o.SystemPrompt, Append: o.AppendSystemPrompt, Workdir: o.Workdir, Home: home, Now: time.Now()})},
 		Options: workflows.SessionOptions{MaxTurns: o.MaxTurns, MaxBudgetUSD: o.MaxBudgetUSD, ModelAttempts: int32(o.ModelAttempts),

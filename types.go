@@ -217,6 +217,26 @@ type SessionState struct {
 	// Placement is the host the session's tools run on, on a fleet (Place); nil
 	// otherwise.
 	Placement *Placement `json:"placement,omitempty"`
+	// Checkpoints are the working directory's checkpoints, oldest first: which turn
+	// produced which (SessionOptions.Checkpoints, or a placed session).
+	Checkpoints []TurnCheckpoint `json:"checkpoints,omitempty"`
+}
+
+// TurnCheckpoint is the checkpoint of a session's working directory taken after a
+// turn (DESIGN §11).
+type TurnCheckpoint struct {
+	// Turn is the Turn (turn-N) the checkpoint follows; 0 before the first.
+	Turn int `json:"turn"`
+	// Message is the assistant message whose calls ran; 0 for the checkpoint taken
+	// when a run of the session started.
+	Message int `json:"message"`
+	// Checkpoint is its id (64 hex digits).
+	Checkpoint string `json:"checkpoint"`
+	// Files it holds, and paths the turn Changed.
+	Files   int `json:"files"`
+	Changed int `json:"changed"`
+	// Run is the workflow run it was taken in.
+	Run string `json:"run"`
 }
 
 // Placement is where a placed session's tools run: the host, its own task queue,

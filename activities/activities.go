@@ -63,6 +63,8 @@ type Activities struct {
 	// fetcher and pageModel serve WebFetch; pageModel is nil without an API key.
 	fetcher   *webfetch.Fetcher
 	pageModel *pageModel
+	// ckpt is the workspace checkpointer, made at the first checkpoint (checkpoint.go).
+	ckpt checkpoints
 }
 
 // New validates cfg and returns the activities.
@@ -117,6 +119,9 @@ func (a *Activities) Register(r worker.ActivityRegistry) {
 	// MCP tools: one activity type for every call (mcp.go).
 	r.RegisterActivityWithOptions(a.ListMCPTools, activity.RegisterOptions{Name: contract.ListMCPToolsActivityName})
 	r.RegisterActivityWithOptions(failingOnError(a.observedMCP), activity.RegisterOptions{Name: contract.MCPCallActivityName})
+	// Workspace checkpoints, on the session's host (checkpoint.go).
+	r.RegisterActivityWithOptions(a.CaptureCheckpoint, activity.RegisterOptions{Name: contract.CaptureCheckpointActivityName})
+	r.RegisterActivityWithOptions(a.RestoreCheckpoint, activity.RegisterOptions{Name: contract.RestoreCheckpointActivityName})
 }
 
 // ToolFunc runs one tool call.

@@ -91,6 +91,12 @@ type session struct {
 	// promptInterrupted: InterruptPromptSignal came; the prompt ends after the
 	// running step (session_control.go).
 	promptInterrupted bool
+	// checkpoints are the workspace's checkpoints, oldest first; ckptOn says whether
+	// this run takes them (once asked), ckptPending that a capture runs
+	// (session_checkpoint.go).
+	checkpoints []TurnCheckpoint
+	ckptOn      *bool
+	ckptPending bool
 }
 
 // Session is an agent's query loop: call the model, run the turn its tool calls
@@ -133,6 +139,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 			return SessionResult{}, err
 		}
 		s.sessionStart(ctx, s.head.Next > 1) // session_hooks.go
+		s.checkpointBaseline(ctx)            // session_checkpoint.go
 	}
 	s.listMCP(ctx)
 	s.publish(ctx)
@@ -147,6 +154,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 			break
 		}
 		if s.shouldContinueAsNew(ctx) && !s.backgroundRunning() { // a run's tasks end with it
+			s.awaitCheckpoint(ctx) // session_checkpoint.go
 			if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
 				return SessionResult{}, err
 			}
@@ -177,9 +185,10 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 		}
 		s.publish(ctx)
 	}
-	s.stopBackground(ctx) // session_background.go
-	s.sessionEnd(ctx)     // session_hooks.go
-	s.release(ctx)        // fleet.go
+	s.stopBackground(ctx)  // session_background.go
+	s.awaitCheckpoint(ctx) // session_checkpoint.go
+	s.sessionEnd(ctx)      // session_hooks.go
+	s.release(ctx)         // fleet.go
 	s.done, s.phase = true, PhaseDone
 	s.publish(ctx)
 	s.note(SessionEvent{Kind: EventStop, Text: strings.TrimSpace(s.stopReason + " " + s.hookReason)})
@@ -272,7 +281,8 @@ func (s *session) carryInput() SessionInput {
 		Events: events, EventBase: base, ModelStop: s.modelStop, LastResults: s.lastResults,
 		LastError: s.lastError, LastUsage: s.lastUsage, Cost: s.cost,
 		CtxBytes: s.ctxBytes, Compactions: s.compactions, PromptSeq: s.promptSeq,
-		EndedTasks: s.endedTasks(), // session_background.go
+		EndedTasks:  s.endedTasks(), // session_background.go
+		Checkpoints: s.checkpoints,  // session_checkpoint.go
 	}
 	return in
 }
@@ -289,6 +299,7 @@ func (s *session) restore(c *SessionCarry) {
 	s.ctxBytes, s.compactions = c.CtxBytes, c.Compactions
 	s.promptSeq = c.PromptSeq
 	s.restoreTasks(c.EndedTasks) // session_background.go
+	s.checkpoints = c.Checkpoints
 }
 
 // addUser queues a user message for the next model call.

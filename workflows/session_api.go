@@ -92,6 +92,9 @@ type SessionInput struct {
 	// Placement is where the session's tools run once placed; a sub-agent and a
 	// continued run are given their session's.
 	Placement *contract.Placement `json:"placement,omitempty"`
+	// Checkpoints asks for the workspace to be checkpointed after every turn that
+	// may change files (session_checkpoint.go); a placed session takes them anyway.
+	Checkpoints bool `json:"checkpoints,omitempty"`
 
 	// Carry is set by continue-as-new only: the state of the previous run.
 	Carry *SessionCarry `json:"carry,omitempty"`
@@ -212,6 +215,8 @@ type SessionCarry struct {
 	// recent carriedTasks): TaskStop and the state query still know them. A run
 	// continues as new only once none runs.
 	EndedTasks []EndedTask `json:"ended_tasks,omitempty"`
+	// Checkpoints are the workspace's checkpoints so far, oldest first.
+	Checkpoints []TurnCheckpoint `json:"checkpoints,omitempty"`
 }
 
 // EndedTask is a background task that has ended, as a continued session keeps it.
@@ -373,4 +378,7 @@ type SessionState struct {
 	BackgroundTasks []hooks.BackgroundTask `json:"background_tasks,omitempty"`
 	// Placement is the host the session's tools run on, on a fleet (fleet.go).
 	Placement *contract.Placement `json:"placement,omitempty"`
+	// Checkpoints are the workspace's checkpoints, oldest first: which turn produced
+	// which checkpoint (session_checkpoint.go).
+	Checkpoints []TurnCheckpoint `json:"checkpoints,omitempty"`
 }

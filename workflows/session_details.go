@@ -104,6 +104,14 @@ func RenderSessionDetails(d SessionDetails) string {
 	for _, t := range st.BackgroundTasks {
 		fmt.Fprintf(&b, "| background task `%s` | %s · `%s` |\n", cell(t.ID), t.Status, cell(t.Command))
 	}
+	cps := st.Checkpoints
+	if drop := len(cps) - maxCheckpointsShown; drop > 0 {
+		fmt.Fprintf(&b, "| checkpoints | %d (the newest %d below) |\n", len(cps), maxCheckpointsShown)
+		cps = cps[drop:]
+	}
+	for _, c := range cps { // session_checkpoint.go
+		fmt.Fprintf(&b, "| %s | `%s` (%d files, %d changed) |\n", checkpointLabel(c), shortID(c.Checkpoint), c.Files, c.Changed)
+	}
 	return b.String()
 }
 

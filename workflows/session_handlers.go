@@ -41,6 +41,7 @@ func (s *session) register(ctx workflow.Context) error {
 	}
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, StartTaskUpdate,
 		func(ctx workflow.Context, req StartTaskRequest) error {
+			s.awaitCheckpoint(ctx) // session_checkpoint.go: the sub-agent's tools wait for a capture
 			s.takeTask(req)
 			return nil
 		},
@@ -112,6 +113,7 @@ func (s *session) stateQuery() (SessionState, error) {
 		Runs: s.runs, Usage: s.usage, StopReason: s.stopReason, LastError: s.lastError,
 		LastUsage: s.lastUsage, Cost: s.cost, Model: s.model.Model, ContextWindow: s.model.ContextWindow,
 		Compactions: s.compactions, BackgroundTasks: s.taskList(), Placement: s.in.Placement,
+		Checkpoints: s.checkpoints,
 	}
 	if s.state != nil {
 		st.Seen, st.Replaced = len(s.state.SeenIDs), len(s.state.Replacements)

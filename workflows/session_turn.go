@@ -59,6 +59,7 @@ func (s *session) nextTurnNumber() int {
 // openTurn starts the reserved Turn, once, and waits until it runs: the model
 // activity hands it blocks right after.
 func (s *session) openTurn(ctx workflow.Context) error {
+	s.awaitCheckpoint(ctx) // session_checkpoint.go: tools wait for a running capture
 	if s.turn == nil {
 		s.turn = workflow.ExecuteChildWorkflow(s.slot.ctx, TurnWorkflowName, TurnInput{
 			SessionID: s.in.SessionID, Workdir: s.in.Workdir, Context: s.context, Options: s.opts.Turn,

@@ -95,6 +95,7 @@ func agentStatusCmd() *cobra.Command {
 			for _, t := range st.BackgroundTasks {
 				fmt.Fprintf(w, "background task\t%s %s: %s\n", t.ID, t.Status, t.Command)
 			}
+			checkpointLines(w, st.Checkpoints) // checkpoints.go
 			fmt.Fprintf(w, "conversation\t%d messages, %d bytes (runs: %d)\n", st.Messages, st.Bytes, st.Runs+1)
 			fmt.Fprintf(w, "budget\t%d results judged, %d replaced\n", st.Seen, st.Replaced)
 			fmt.Fprintf(w, "tokens\t%s\n", st.Usage)
