@@ -106,7 +106,7 @@ func New(cfg Config) (*Activities, error) {
 // type the Turn workflow schedules.
 func (a *Activities) Register(r worker.ActivityRegistry) {
 	for name, fn := range a.Tools() {
-		r.RegisterActivityWithOptions(failingOnError(a.observed(name, fn)), activity.RegisterOptions{Name: name})
+		r.RegisterActivityWithOptions(failingOnError(a.fenced(a.observed(name, fn))), activity.RegisterOptions{Name: name}) // fence.go
 	}
 	// A call that never became a tool activity, recorded as a failed one.
 	r.RegisterActivityWithOptions(RefusedCall, activity.RegisterOptions{Name: contract.RefusedCallActivityName})
@@ -122,6 +122,7 @@ func (a *Activities) Register(r worker.ActivityRegistry) {
 	// Workspace checkpoints, on the session's host (checkpoint.go).
 	r.RegisterActivityWithOptions(a.CaptureCheckpoint, activity.RegisterOptions{Name: contract.CaptureCheckpointActivityName})
 	r.RegisterActivityWithOptions(a.RestoreCheckpoint, activity.RegisterOptions{Name: contract.RestoreCheckpointActivityName})
+	r.RegisterActivityWithOptions(a.PrepareWorkspace, activity.RegisterOptions{Name: contract.PrepareWorkspaceActivityName}) // workspace_source.go
 }
 
 // ToolFunc runs one tool call.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"sync"
 	"time"
 
@@ -58,6 +60,9 @@ func (a *Activities) CaptureCheckpoint(ctx context.Context, req contract.Capture
 	stop := keepAlive(ctx, "", nil)
 	defer stop()
 	start := time.Now()
+	if err := a.checkFence(ctx, req.SessionID, req.Generation); err != nil { // fence.go
+		return contract.CheckpointResult{}, err
+	}
 	c, err := a.checkpointer(ctx)
 	if err != nil {
 		return contract.CheckpointResult{}, checkpointFailure("capture", req.SessionID, req.Workdir, err)
@@ -82,11 +87,19 @@ func (a *Activities) RestoreCheckpoint(ctx context.Context, req contract.Restore
 	stop := keepAlive(ctx, "", nil)
 	defer stop()
 	start := time.Now()
+	if err := a.checkFence(ctx, req.SessionID, req.Generation); err != nil { // fence.go
+		return contract.RestoreResult{}, err
+	}
 	c, err := a.checkpointer(ctx)
 	if err != nil {
 		return contract.RestoreResult{}, checkpointFailure("restore", req.SessionID, req.Workdir, err)
 	}
 	var res checkpoint.RestoreResult
+	if req.Move && !emptyDir(req.Workdir) {
+		// A session moving onto this host finds a directory at its path: it becomes
+		// the checkpoint (the host's own files there are the session's no more).
+		req.InPlace, req.Overwrite = true, true
+	}
 	if req.InPlace {
 		res, err = c.RestoreInPlace(ctx, req.Workdir, req.ID, checkpoint.RestoreOptions{Overwrite: req.Overwrite})
 	} else {
@@ -97,6 +110,12 @@ func (a *Activities) RestoreCheckpoint(ctx context.Context, req contract.Restore
 	}
 	return contract.RestoreResult{ID: res.ID, Before: res.Before, Files: res.Files, Written: res.Written, Removed: res.Removed,
 		Fetched: res.Fetched, FetchedBytes: res.FetchedBytes, Millis: time.Since(start).Milliseconds()}, nil
+}
+
+// emptyDir: dir does not exist, or holds nothing.
+func emptyDir(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	return err != nil && errors.Is(err, fs.ErrNotExist) || err == nil && len(entries) == 0
 }
 
 // checkpointFailure types a capture's or restore's failure: a store that cannot be

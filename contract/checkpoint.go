@@ -1,5 +1,7 @@
 package contract
 
+import "strings"
+
 // Workspace checkpoints (issue 26 item 4, DESIGN §11): after every turn that ran a
 // call that may change files, the session captures its workspace into the blob
 // store on its host (CaptureCheckpoint), and records the checkpoint per turn. A
@@ -63,6 +65,9 @@ type RestoreRequest struct {
 	InPlace bool `json:"in_place,omitempty"`
 	// Overwrite lets an in-place rewind replace files no checkpoint holds.
 	Overwrite bool `json:"overwrite,omitempty"`
+	// Move is a session moving onto this host: a fresh restore, or, when a
+	// directory is at Workdir already, an in-place one that overwrites.
+	Move bool `json:"move,omitempty"`
 	// Generation is the session's placement generation (0 when not placed).
 	Generation int `json:"generation,omitempty"`
 }
@@ -79,4 +84,46 @@ type RestoreResult struct {
 	Fetched      int    `json:"fetched"`
 	FetchedBytes int64  `json:"fetched_bytes"`
 	Millis       int64  `json:"millis"`
+}
+
+// Workspace source (issue 26 item 3): a session started with a repository has its
+// host clone it into the working directory before the first turn.
+const (
+	// PrepareWorkspaceActivityName clones the session's repository into its working
+	// directory on its host (a directory that is missing or empty; one that is a
+	// clone of the same repository already is kept: a resumed session).
+	PrepareWorkspaceActivityName = "PrepareWorkspace"
+	// ErrWorkspaceSource: the repository cannot be cloned there (a bad URL or ref, a
+	// directory holding something else): not retried.
+	ErrWorkspaceSource = "WorkspaceSource"
+)
+
+// PrepareRequest asks for the session's repository in its working directory.
+type PrepareRequest struct {
+	SessionID string `json:"session_id"`
+	Workdir   string `json:"workdir"`
+	// Repo is the repository's URL (anything git clone takes; file:// and local
+	// paths too), Ref a branch, tag or commit to check out (empty: the default
+	// branch).
+	Repo       string `json:"repo"`
+	Ref        string `json:"ref,omitempty"`
+	Generation int    `json:"generation,omitempty"`
+}
+
+// PrepareResult says what the host did.
+type PrepareResult struct {
+	// Cloned is false when the directory held the clone already.
+	Cloned bool `json:"cloned"`
+	// Commit is the commit checked out.
+	Commit string `json:"commit"`
+}
+
+// SplitRepo splits URL[@REF]: the ref follows the last '@' after the URL's last
+// '/' (so git@host:org/repo.git has none, and file:///r.git@v1 has v1).
+func SplitRepo(s string) (url, ref string) {
+	at := strings.LastIndex(s, "@")
+	if at < 0 || at < strings.LastIndex(s, "/") {
+		return s, ""
+	}
+	return s[:at], s[at+1:]
 }

@@ -14,7 +14,8 @@ var activityNames = []string{
 	ModelActivityName, AppendActivityName, OpenSessionActivityName, CompactActivityName,
 	HookActivityName, PromptHookActivityName, ResolvePathsActivityName, TranscriptActivityName,
 	ListMCPToolsActivityName, MCPCallActivityName, BashBackgroundActivityName, RefusedCallActivityName,
-	PlaceSessionActivityName, ReleaseSessionActivityName,
+	PlaceSessionActivityName, ReleaseSessionActivityName, ProbeHostActivityName,
+	CaptureCheckpointActivityName, RestoreCheckpointActivityName, PrepareWorkspaceActivityName,
 }
 
 // ReservedName reports whether a custom tool may not take name: a custom tool's

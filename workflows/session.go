@@ -97,6 +97,8 @@ type session struct {
 	checkpoints []TurnCheckpoint
 	ckptOn      *bool
 	ckptPending bool
+	// moves counts the times the session moved off a lost host (host_loss.go).
+	moves int
 }
 
 // Session is an agent's query loop: call the model, run the turn its tool calls
@@ -132,6 +134,9 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 	}
 	s.serveBackground(ctx)               // session_background.go; after restore, which fills s.bg
 	if err := s.place(ctx); err != nil { // fleet.go
+		return SessionResult{}, err
+	}
+	if err := s.prepareWorkspace(ctx); err != nil { // session_source.go
 		return SessionResult{}, err
 	}
 	if in.Carry == nil {

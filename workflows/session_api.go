@@ -95,6 +95,9 @@ type SessionInput struct {
 	// Checkpoints asks for the workspace to be checkpointed after every turn that
 	// may change files (session_checkpoint.go); a placed session takes them anyway.
 	Checkpoints bool `json:"checkpoints,omitempty"`
+	// Repo, URL[@REF], is cloned into Workdir on the session's host before the first
+	// turn (session_source.go).
+	Repo string `json:"repo,omitempty"`
 
 	// Carry is set by continue-as-new only: the state of the previous run.
 	Carry *SessionCarry `json:"carry,omitempty"`

@@ -118,11 +118,16 @@ func (s *session) startCheckpoint(ctx workflow.Context, turnNo, seq int) {
 	if seq == 0 {
 		what = "at the start"
 	}
+	var toStart time.Duration // a host that is gone never takes it (host_loss.go)
+	if s.in.Placement != nil {
+		toStart = s.opts.Turn.withDefaults().HostStartTimeout
+	}
 	actx := workflow.WithActivityOptions(onHost(ctx, s.toolQueue()), workflow.ActivityOptions{
-		StartToCloseTimeout: checkpointTimeout,
-		HeartbeatTimeout:    s.opts.Turn.withDefaults().HeartbeatTimeout,
-		Summary:             fmt.Sprintf("Checkpoint of session %s %s", s.in.SessionID, what),
-		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumAttempts: 3},
+		ScheduleToStartTimeout: toStart,
+		StartToCloseTimeout:    checkpointTimeout,
+		HeartbeatTimeout:       s.opts.Turn.withDefaults().HeartbeatTimeout,
+		Summary:                fmt.Sprintf("Checkpoint of session %s %s", s.in.SessionID, what),
+		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: time.Second, MaximumAttempts: 3},
 	})
 	f := workflow.ExecuteActivity(actx, contract.CaptureCheckpointActivityName, contract.CaptureRequest{
 		SessionID: s.in.SessionID, Workdir: s.in.Workdir, Turn: turnNo, Generation: gen,

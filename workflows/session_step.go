@@ -96,7 +96,11 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 	}
 	s.context = tr.Context
 	s.pendingResults = s.collect(ctx, reply.ToolUses, tr.Results, s.tasks)
-	s.checkpointAfter(ctx, s.slot.no, seq, reply.ToolUses) // session_checkpoint.go
+	if moved, err := s.checkHost(ctx, tr.Results); err != nil { // host_loss.go
+		return reply, tr, err
+	} else if !moved {
+		s.checkpointAfter(ctx, s.slot.no, seq, reply.ToolUses) // session_checkpoint.go
+	}
 	return reply, tr, nil
 }
 

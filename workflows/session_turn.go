@@ -67,6 +67,7 @@ func (s *session) openTurn(ctx workflow.Context) error {
 			FailedCallsAttribute: s.in.FailedCallsAttribute,
 			PromptID:             s.promptID(ctx), // session_prompt_id.go
 			ToolQueue:            s.toolQueue(),   // fleet.go
+			Generation:           s.generation(),  // host_loss.go
 		})
 		// The turn's events carry its id from now on: a watcher follows its tools.
 		s.note(SessionEvent{Kind: EventTurn, Text: s.slot.id})

@@ -80,6 +80,7 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 	call := tool.Call{
 		SessionID: t.in.SessionID, ToolUseID: id, Name: x.Block.Name,
 		Input: x.Block.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles, PartialFiles: t.context.PartialFiles,
+		Generation:  t.in.Generation, // fleet.go
 		Sandbox:     t.in.Settings.sandboxSettings(),
 		FailOnError: t.showFailures,
 	}
@@ -124,6 +125,8 @@ func callOutcome(id string, out tool.Output, err error, retryable bool) (tool.Re
 		return tool.Result{ToolUseID: id, Content: out.Content, IsError: out.IsError}, out.Modifier, false
 	case temporal.IsCanceledError(err):
 		return tool.Result{}, nil, true
+	case hostLost(err): // host_loss.go
+		return tool.ErrorResult(id, HostLostMessage), nil, false
 	case !retryable && isLostWorker(err):
 		return tool.ErrorResult(id, LostWorkerMessage), nil, false
 	}
@@ -154,12 +157,18 @@ func (t *turn) activityOptions(b tool.Block, retryable bool) workflow.ActivityOp
 	if retryable {
 		attempts = t.opts.SafeAttempts
 	}
+	queue := t.queueOf(b.Name) // fleet.go
+	var toStart time.Duration
+	if queue != "" && queue == t.in.ToolQueue {
+		toStart = t.opts.HostStartTimeout // a host that is gone never takes it: host_loss.go
+	}
 	return workflow.ActivityOptions{
-		TaskQueue:           t.queueOf(b.Name), // fleet.go
-		StartToCloseTimeout: timeout,
-		HeartbeatTimeout:    t.opts.HeartbeatTimeout,
-		WaitForCancellation: true,
-		Summary:             summary(b),
+		TaskQueue:              queue,
+		ScheduleToStartTimeout: toStart,
+		StartToCloseTimeout:    timeout,
+		HeartbeatTimeout:       t.opts.HeartbeatTimeout,
+		WaitForCancellation:    true,
+		Summary:                summary(b),
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval:    time.Second,
 			BackoffCoefficient: 2,

@@ -139,8 +139,9 @@ func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition
 	call := tool.Call{
 		SessionID: t.in.SessionID, ToolUseID: b.ID, Name: b.Name,
 		Input: b.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles, PartialFiles: t.context.PartialFiles,
-		Scope:   t.searchScope(b.Name),
-		Sandbox: t.in.Settings.sandboxSettings(), SandboxOnly: v.sandboxOnly, ReadOnlySandbox: v.readOnly,
+		Generation: t.in.Generation, // fleet.go
+		Scope:      t.searchScope(b.Name),
+		Sandbox:    t.in.Settings.sandboxSettings(), SandboxOnly: v.sandboxOnly, ReadOnlySandbox: v.readOnly,
 		Response:    len(t.in.Settings.Hooks.Select(hooks.PostToolUse, b.Name)) > 0,
 		FailOnError: t.showFailures,
 	}
