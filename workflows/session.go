@@ -203,6 +203,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 	return SessionResult{
 		SessionID: in.SessionID, StopReason: s.stopReason, HookReason: s.hookReason, Text: s.lastText, Turns: s.turns, LastTurn: s.head.LastTurn,
 		Conversation: s.head.Conversation, Budget: s.state, Usage: s.usage, Error: s.lastError, Cost: s.cost,
+		Checkpoints: s.checkpoints,
 	}, nil
 }
 

@@ -254,6 +254,9 @@ type SessionResult struct {
 	Error string `json:"error,omitempty"`
 	// Cost is the estimated cost of the session's model calls, in US dollars.
 	Cost float64 `json:"cost,omitempty"`
+	// Checkpoints are the workspace's checkpoints of the session's runs, oldest
+	// first (session_checkpoint.go), so a closed session's status lists them.
+	Checkpoints []TurnCheckpoint `json:"checkpoints,omitempty"`
 }
 
 // SendRequest is a user message for a running session.
