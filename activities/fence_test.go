@@ -26,7 +26,7 @@ func TestCallsOfAPlacementTheSessionLeftAreRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	work := t.TempDir()
-	bash := a.fenced(a.Tools()[tool.BashName])
+	bash := a.fenced(a.Bash)
 	call := func(gen int, file string) (tool.Output, error) {
 		return bash(context.Background(), tool.Call{SessionID: "s", ToolUseID: "toolu_" + file, Name: tool.BashName, Workdir: work,
 			Generation: gen, Input: []byte(`{"command":"touch ` + file + `"}`)})

@@ -30,9 +30,6 @@ import (
 // heartbeat timeouts (session_background.go). Nothing that ran is run again: the
 // session only restores files and re-runs no call.
 
-// sessionMove is the change id of moving a session off a lost host.
-const sessionMove = "session-move"
-
 // HostLostMessage is the result of a call of a placed session that its host never
 // took: the host is gone, and the call did not run.
 const HostLostMessage = "interrupted: the session's host was lost before this tool started; it did not run (the session moves to another host)"

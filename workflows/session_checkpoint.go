@@ -28,10 +28,6 @@ import (
 // in the activity's result in the history. A capture that fails is a notice, never
 // the session's failure: the session goes on without that checkpoint.
 
-// turnCheckpoints is the change id of checkpoints; sessions that do not ask for
-// them record no marker and schedule nothing new.
-const turnCheckpoints = "turn-checkpoints"
-
 // checkpointTimeout bounds one capture: the first of a very big workspace.
 const checkpointTimeout = 30 * time.Minute
 
@@ -88,19 +84,24 @@ func (s *session) checkpointBaseline(ctx workflow.Context) {
 // checkpointAfter captures the workspace after the step of message seq when one of
 // its calls may have changed files.
 func (s *session) checkpointAfter(ctx workflow.Context, turnNo, seq int, uses []conversation.ToolUse) {
-	if !s.checkpointsOn(ctx) || !mayChangeFiles(uses) {
+	if !s.checkpointsOn(ctx) || !s.mayChangeFiles(uses) {
 		return
 	}
 	s.startCheckpoint(ctx, turnNo, seq)
 }
 
-// mayChangeFiles: a call that is not read-only (tool.Definition.ReadOnly, on its
-// input as the model wrote it: a read-only tool's invalid call changes nothing
-// either), a tool toolpipe does not know (MCP, custom) or a sub-agent.
-func mayChangeFiles(uses []conversation.ToolUse) bool {
+// mayChangeFiles: a call of a built-in tool that is not read-only (its
+// IsConcurrencySafe, on the input as the model wrote it: a read-only tool's invalid
+// call changes nothing either), any other tool (MCP, a program's own: what a
+// registry holds beside the original tools may differ between workers, so it is
+// not asked) or a sub-agent.
+func (s *session) mayChangeFiles(uses []conversation.ToolUse) bool {
 	for _, tu := range uses {
-		def, ok := tool.Lookup(tu.Name)
-		if !ok || def.ReadOnly == nil || !def.ReadOnly(tu.Input) {
+		if tu.Name == tool.TaskName || !tool.IsOriginal(tu.Name) {
+			return true
+		}
+		def, ok := s.tools.Lookup(tu.Name)
+		if !ok || !def.Tool().IsConcurrencySafe(tu.Input) {
 			return true
 		}
 	}

@@ -16,9 +16,6 @@ import (
 // PrepareWorkspace, on the host's queue, behind GetVersion(session-repo). A resumed
 // session finds its clone there and keeps it; a continued run does not ask again.
 
-// sessionRepo is the change id of the workspace source.
-const sessionRepo = "session-repo"
-
 // prepareTimeout bounds one clone.
 const prepareTimeout = 30 * time.Minute
 
