@@ -232,6 +232,7 @@ func (c *Client) sessionState(ctx context.Context, r *closedRun) (SessionState, 
 	}
 	st.Turns, st.LastTurn, st.Usage, st.Cost, st.StopReason, st.LastError = res.Turns, res.LastTurn, usage(res.Usage), res.Cost, res.StopReason, res.Error
 	st.Messages, st.Bytes = res.Conversation.Len(), res.Conversation.Bytes()
+	st.Checkpoints = turnCheckpoints(res.Checkpoints)
 	if res.Budget != nil {
 		st.Seen, st.Replaced = len(res.Budget.SeenIDs), len(res.Budget.Replacements)
 	}

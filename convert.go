@@ -87,7 +87,8 @@ func sessionState(s workflows.SessionState) SessionState {
 		StopReason: s.StopReason, LastError: s.LastError, LastUsage: usage(s.LastUsage), Cost: s.Cost, Model: s.Model,
 		ContextWindow: s.ContextWindow, Compactions: s.Compactions, BackgroundTasks: backgroundTasks(s.BackgroundTasks), Placement: placement(s.Placement),
 		Wakeup: wakeup(s.Wakeup), Questions: pendingQuestions(s.Questions), // questions.go
-		Tasks: tasks(s.Tasks), PlanMode: s.PlanMode}
+		Tasks: tasks(s.Tasks), PlanMode: s.PlanMode,
+		Checkpoints: turnCheckpoints(s.Checkpoints)}
 }
 
 func tasks(in []tool.TaskItem) []Task {
@@ -106,6 +107,17 @@ func sessionEvent(e workflows.SessionEvent) SessionEvent {
 func sessionResult(r workflows.SessionResult) SessionResult {
 	return SessionResult{SessionID: r.SessionID, StopReason: r.StopReason, HookReason: r.HookReason, Text: r.Text, Turns: r.Turns, LastTurn: r.LastTurn,
 		Usage: usage(r.Usage), Error: r.Error, Cost: r.Cost, Messages: r.Conversation.Len(), Bytes: r.Conversation.Bytes()}
+}
+
+func turnCheckpoints(cs []workflows.TurnCheckpoint) []TurnCheckpoint {
+	if cs == nil {
+		return nil
+	}
+	out := make([]TurnCheckpoint, len(cs))
+	for i, c := range cs {
+		out[i] = TurnCheckpoint(c)
+	}
+	return out
 }
 
 func placement(p *contract.Placement) *Placement {

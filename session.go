@@ -68,6 +68,15 @@ type SessionOptions struct {
 	// no disk; its tools then run on that host's own queue (README, "A fleet
 	// without a shared disk").
 	Place bool
+	// Checkpoints captures the working directory into the blob store after every
+	// turn that may change files (a placed session does anyway): SessionState's
+	// Checkpoints say which turn produced which checkpoint (DESIGN §11).
+	Checkpoints bool
+	// Repo, URL[@REF] (anything git clone takes, file:// too; REF a branch, tag or
+	// commit), is cloned into Workdir on the session's host before its first turn:
+	// Workdir must not exist there yet, or be empty (a clone of the same repository
+	// is kept, for a resumed session).
+	Repo string
 }
 
 // StartSession starts an agent session: the model is called with opts.Prompt and
@@ -129,7 +138,7 @@ func (c *Client) sessionInput(ctx context.Context, o SessionOptions) (workflows.
 	}
 	home, _ := os.UserHomeDir()
 	in := workflows.SessionInput{
-		SessionID: o.SessionID, Prompt: o.Prompt, Workdir: o.Workdir, Settings: p.settings, MCP: p.mcp, SearchAttributes: p.attrs, FailedCallsAttribute: p.failed, Place: o.Place,
+		SessionID: o.SessionID, Prompt: o.Prompt, Workdir: o.Workdir, Settings: p.settings, MCP: p.mcp, SearchAttributes: p.attrs, FailedCallsAttribute: p.failed, Place: o.Place, Checkpoints: o.Checkpoints, Repo: o.Repo,
 		SkillDirs: skillDirs(o.Workdir, o.Settings), // skills.go
 		Model: workflows.ModelOptions{Model: o.Model, MaxTokens: o.MaxTokens, ContextWindow: o.ContextWindow, Price: o.Price,
 			System: agentprompt.Build(agentprompt.Options{System: o.SystemPrompt, Append: o.AppendSystemPrompt, Workdir: o.Workdir, Home: home, Now: time.Now()})},

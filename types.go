@@ -229,6 +229,9 @@ type SessionState struct {
 	// PlanMode says the model entered plan mode (EnterPlanMode) and no plan was
 	// approved since: calls that could change something are refused.
 	PlanMode bool `json:"plan_mode,omitempty"`
+	// Checkpoints are the working directory's checkpoints, oldest first: which turn
+	// produced which (SessionOptions.Checkpoints, or a placed session).
+	Checkpoints []TurnCheckpoint `json:"checkpoints,omitempty"`
 }
 
 // Task is one task of a session's task list, as Claude Code's TaskGet shows it.
@@ -243,6 +246,23 @@ type Task struct {
 	// Blocks are the tasks waiting for this one; BlockedBy those it waits for.
 	Blocks    []string `json:"blocks,omitempty"`
 	BlockedBy []string `json:"blockedBy,omitempty"`
+}
+
+// TurnCheckpoint is the checkpoint of a session's working directory taken after a
+// turn (DESIGN §11).
+type TurnCheckpoint struct {
+	// Turn is the Turn (turn-N) the checkpoint follows; 0 before the first.
+	Turn int `json:"turn"`
+	// Message is the assistant message whose calls ran; 0 for the checkpoint taken
+	// when a run of the session started.
+	Message int `json:"message"`
+	// Checkpoint is its id (64 hex digits).
+	Checkpoint string `json:"checkpoint"`
+	// Files it holds, and paths the turn Changed.
+	Files   int `json:"files"`
+	Changed int `json:"changed"`
+	// Run is the workflow run it was taken in.
+	Run string `json:"run"`
 }
 
 // Placement is where a placed session's tools run: the host, its own task queue,

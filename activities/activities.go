@@ -85,6 +85,8 @@ type Activities struct {
 	pageModel *pageModel
 	// reg is the worker's tools (tools.go).
 	reg *tool.Registry
+	// ckpt is the workspace checkpointer, made at the first checkpoint (checkpoint.go).
+	ckpt checkpoints
 }
 
 // New validates cfg and returns the activities.
@@ -150,7 +152,7 @@ func (a *Activities) Register(r worker.ActivityRegistry) {
 			// do for themselves.
 			run = a.limited(heartbeating(d.Run))
 		}
-		register(r, failingOnError(a.observed(name, run)), contract.ToolActivity(name), legacy)
+		register(r, failingOnError(a.fenced(a.observed(name, run))), contract.ToolActivity(name), legacy) // fence.go
 	}
 	// A call that never became a tool activity, recorded as a failed one.
 	register(r, RefusedCall, contract.RefusedCallActivityName, legacy)
@@ -165,6 +167,10 @@ func (a *Activities) Register(r worker.ActivityRegistry) {
 	// MCP tools: one activity type for every call (mcp.go).
 	register(r, a.ListMCPTools, contract.ListMCPToolsActivityName, legacy)
 	register(r, failingOnError(a.observedMCP), contract.MCPCallActivityName, legacy)
+	// Workspace checkpoints, on the session's host (checkpoint.go).
+	register(r, a.CaptureCheckpoint, contract.CaptureCheckpointActivityName, legacy)
+	register(r, a.RestoreCheckpoint, contract.RestoreCheckpointActivityName, legacy)
+	register(r, a.PrepareWorkspace, contract.PrepareWorkspaceActivityName, legacy) // workspace_source.go
 }
 
 // ToolFunc runs one tool call.

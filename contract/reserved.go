@@ -11,7 +11,8 @@ var activityNames = []string{
 	ModelActivityName, AppendActivityName, OpenSessionActivityName, CompactActivityName,
 	HookActivityName, PromptHookActivityName, ResolvePathsActivityName, TranscriptActivityName,
 	ListMCPToolsActivityName, MCPCallActivityName, BashBackgroundActivityName, RefusedCallActivityName,
-	PlaceSessionActivityName, ReleaseSessionActivityName,
+	PlaceSessionActivityName, ReleaseSessionActivityName, ProbeHostActivityName,
+	CaptureCheckpointActivityName, RestoreCheckpointActivityName, PrepareWorkspaceActivityName,
 	LoadSkillsActivityName,
 }
 

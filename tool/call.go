@@ -17,6 +17,10 @@ type Call struct {
 	// Workdir is the tools' working directory: Bash runs there, relative paths
 	// resolve there.
 	Workdir string `json:"workdir"`
+	// Generation is the session's placement generation on a fleet (0: not placed):
+	// a host refuses a call whose generation the session has moved past (the fence,
+	// activities/fence.go).
+	Generation int `json:"generation,omitempty"`
 	// ReadFiles are the files read in this session so far; Edit and Write refuse to
 	// change an existing file that is not among them, as Claude Code does.
 	ReadFiles []string `json:"read_files,omitempty"`

@@ -125,4 +125,17 @@ const (
 	// "CallModel", "Turn"; a worker with LegacyNames registers those too. Asked at
 	// the workflow's start (names.go).
 	prefixedNames = "prefixed-names"
+	// turnCheckpoints: a session with Checkpoints (or Place) captures its workspace
+	// when a run starts and after every step with a call that may change files,
+	// and records them per turn (session_checkpoint.go). Asked at the first capture
+	// of a run.
+	turnCheckpoints = "turn-checkpoints"
+	// sessionMove: a placed session whose turn reports its host lost probes the
+	// host and, when it does not answer, moves to another with the next placement
+	// generation and restores its latest checkpoint there (host_loss.go). Asked
+	// after such a turn.
+	sessionMove = "session-move"
+	// sessionRepo: a session with Repo has its host clone it into the working
+	// directory before the first turn (session_source.go). Asked before the clone.
+	sessionRepo = "session-repo"
 )

@@ -106,6 +106,14 @@ type session struct {
 	// own is the state of the tools the session answers: the task list and plan
 	// mode (session_tools.go).
 	own SessionToolState
+	// checkpoints are the workspace's checkpoints, oldest first; ckptOn says whether
+	// this run takes them (once asked), ckptPending that a capture runs
+	// (session_checkpoint.go).
+	checkpoints []TurnCheckpoint
+	ckptOn      *bool
+	ckptPending bool
+	// moves counts the times the session moved off a lost host (host_loss.go).
+	moves int
 }
 
 // Session is an agent's query loop: call the model, run the turn its tool calls
@@ -144,12 +152,16 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 	if err := s.place(ctx); err != nil { // fleet.go
 		return SessionResult{}, err
 	}
+	if err := s.prepareWorkspace(ctx); err != nil { // session_source.go
+		return SessionResult{}, err
+	}
 	if in.Carry == nil {
 		if err := s.open(ctx); err != nil {
 			return SessionResult{}, err
 		}
 		s.sessionStart(ctx, s.head.Next > 1) // session_hooks.go
 		s.listSkills(ctx)                    // session_skills.go
+		s.checkpointBaseline(ctx)            // session_checkpoint.go
 	}
 	s.listMCP(ctx)
 	s.publish(ctx)
@@ -164,6 +176,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 			break
 		}
 		if s.shouldContinueAsNew(ctx) && !s.backgroundRunning() { // a run's tasks end with it
+			s.awaitCheckpoint(ctx) // session_checkpoint.go
 			if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
 				return SessionResult{}, err
 			}
@@ -197,9 +210,10 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 		}
 		s.publish(ctx)
 	}
-	s.stopBackground(ctx) // session_background.go
-	s.sessionEnd(ctx)     // session_hooks.go
-	s.release(ctx)        // fleet.go
+	s.stopBackground(ctx)  // session_background.go
+	s.awaitCheckpoint(ctx) // session_checkpoint.go
+	s.sessionEnd(ctx)      // session_hooks.go
+	s.release(ctx)         // fleet.go
 	s.done, s.phase = true, PhaseDone
 	s.publish(ctx)
 	s.note(SessionEvent{Kind: EventStop, Text: strings.TrimSpace(s.stopReason + " " + s.hookReason)})
@@ -209,6 +223,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 	return SessionResult{
 		SessionID: in.SessionID, StopReason: s.stopReason, HookReason: s.hookReason, Text: s.lastText, Turns: s.turns, LastTurn: s.head.LastTurn,
 		Conversation: s.head.Conversation, Budget: s.state, Usage: s.usage, Error: s.lastError, Cost: s.cost,
+		Checkpoints: s.checkpoints,
 	}, nil
 }
 
@@ -294,7 +309,8 @@ func (s *session) carryInput() SessionInput {
 		CtxBytes: s.ctxBytes, Compactions: s.compactions, PromptSeq: s.promptSeq,
 		EndedTasks: s.endedTasks(), // session_background.go
 		Wakeup:     s.wakeup, NoopStreak: s.noopStreak,
-		Tools: s.carryTools(), // session_tools.go
+		Tools:       s.carryTools(), // session_tools.go
+		Checkpoints: s.checkpoints,  // session_checkpoint.go
 	}
 	return in
 }
@@ -313,6 +329,7 @@ func (s *session) restore(c *SessionCarry) {
 	s.restoreTasks(c.EndedTasks) // session_background.go
 	s.wakeup, s.noopStreak = c.Wakeup, c.NoopStreak
 	s.restoreTools(c.Tools) // session_tools.go
+	s.checkpoints = c.Checkpoints
 }
 
 // addUser queues a user message for the next model call.

@@ -67,6 +67,12 @@ type SessionInput struct {
 	// Placement is where the session's tools run once placed; a sub-agent and a
 	// continued run are given their session's.
 	Placement *contract.Placement `json:"placement,omitempty"`
+	// Checkpoints asks for the workspace to be checkpointed after every turn that
+	// may change files (session_checkpoint.go); a placed session takes them anyway.
+	Checkpoints bool `json:"checkpoints,omitempty"`
+	// Repo, URL[@REF], is cloned into Workdir on the session's host before the first
+	// turn (session_source.go).
+	Repo string `json:"repo,omitempty"`
 
 	// Carry is set by continue-as-new only: the state of the previous run.
 	Carry *SessionCarry `json:"carry,omitempty"`
@@ -195,6 +201,8 @@ type SessionCarry struct {
 	NoopStreak int     `json:"noop_streak,omitempty"`
 	// Tools is the task list and the mode plan mode set (session_tools.go).
 	Tools *SessionToolState `json:"tools,omitempty"`
+	// Checkpoints are the workspace's checkpoints so far, oldest first.
+	Checkpoints []TurnCheckpoint `json:"checkpoints,omitempty"`
 }
 
 // EndedTask is a background task that has ended, as a continued session keeps it.
@@ -229,6 +237,9 @@ type SessionResult struct {
 	Error string `json:"error,omitempty"`
 	// Cost is the estimated cost of the session's model calls, in US dollars.
 	Cost float64 `json:"cost,omitempty"`
+	// Checkpoints are the workspace's checkpoints of the session's runs, oldest
+	// first (session_checkpoint.go), so a closed session's status lists them.
+	Checkpoints []TurnCheckpoint `json:"checkpoints,omitempty"`
 }
 
 // SendRequest is a user message for a running session.
@@ -376,4 +387,7 @@ type SessionState struct {
 	Tasks []tool.TaskItem `json:"tasks,omitempty"`
 	// PlanMode says the model entered plan mode and no plan was approved since.
 	PlanMode bool `json:"plan_mode,omitempty"`
+	// Checkpoints are the workspace's checkpoints, oldest first: which turn produced
+	// which checkpoint (session_checkpoint.go).
+	Checkpoints []TurnCheckpoint `json:"checkpoints,omitempty"`
 }

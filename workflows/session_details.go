@@ -126,6 +126,14 @@ func RenderSessionDetails(d SessionDetails) string {
 	if w := st.Wakeup; w != nil {
 		fmt.Fprintf(&b, "| wake-up | %s UTC (%ds) · %s · prompt `%s` |\n", w.At.UTC().Format("2006-01-02 15:04:05"), w.Seconds, cell(w.Reason), cell(w.Prompt))
 	}
+	cps := st.Checkpoints
+	if drop := len(cps) - maxCheckpointsShown; drop > 0 {
+		fmt.Fprintf(&b, "| checkpoints | %d (the newest %d below) |\n", len(cps), maxCheckpointsShown)
+		cps = cps[drop:]
+	}
+	for _, c := range cps { // session_checkpoint.go
+		fmt.Fprintf(&b, "| %s | `%s` (%d files, %d changed) |\n", checkpointLabel(c), shortID(c.Checkpoint), c.Files, c.Changed)
+	}
 	return b.String()
 }
 

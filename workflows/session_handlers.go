@@ -43,6 +43,7 @@ func (s *session) register(ctx workflow.Context) error {
 	}
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, contract.StartTaskUpdate,
 		func(ctx workflow.Context, req StartTaskRequest) error {
+			s.awaitCheckpoint(ctx) // session_checkpoint.go: the sub-agent's tools wait for a capture
 			s.takeTask(req)
 			return nil
 		},
@@ -119,6 +120,7 @@ func (s *session) stateQuery() (SessionState, error) {
 		Compactions: s.compactions, BackgroundTasks: s.taskList(), Placement: s.in.Placement,
 		Wakeup: s.wakeupState(), Questions: s.questions.state(),
 		Tasks: s.sessionTaskItems(), PlanMode: s.inPlanMode(), // session_tools.go
+		Checkpoints: s.checkpoints,
 	}
 	if s.state != nil {
 		st.Seen, st.Replaced = len(s.state.SeenIDs), len(s.state.Replacements)

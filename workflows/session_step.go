@@ -71,6 +71,7 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 		s.toolNames[tu.ID] = tu.Name
 		s.note(SessionEvent{Kind: EventToolUse, ToolUseID: tu.ID, Text: tu.Summary})
 		if _, started := s.tasks[tu.ID]; tu.Name == tool.TaskName && !started {
+			s.awaitCheckpoint(ctx) // session_checkpoint.go
 			s.tasks[tu.ID] = s.startTask(ctx, tu, prefix)
 		}
 	}
@@ -80,6 +81,7 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 		}
 		// Text only, or sub-agents only: no Turn, and the context is as it was.
 		s.pendingResults = s.collect(ctx, reply.ToolUses, nil, s.tasks)
+		s.checkpointAfter(ctx, s.head.LastTurn, seq, reply.ToolUses) // session_checkpoint.go
 		return reply, TurnResult{Context: s.context}, nil
 	}
 	s.phase = PhaseTools
@@ -90,6 +92,11 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 	}
 	s.context = tr.Context
 	s.pendingResults = s.collect(ctx, reply.ToolUses, tr.Results, s.tasks)
+	if moved, err := s.checkHost(ctx, tr.Results); err != nil { // host_loss.go
+		return reply, tr, err
+	} else if !moved {
+		s.checkpointAfter(ctx, s.slot.no, seq, reply.ToolUses) // session_checkpoint.go
+	}
 	return reply, tr, nil
 }
 

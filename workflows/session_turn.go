@@ -52,6 +52,7 @@ func (s *session) nextTurnNumber() int {
 // openTurn starts the reserved Turn, once, and waits until it runs: the model
 // activity hands it blocks right after.
 func (s *session) openTurn(ctx workflow.Context) error {
+	s.awaitCheckpoint(ctx) // session_checkpoint.go: tools wait for a running capture
 	if s.turn == nil {
 		s.turn = workflow.ExecuteChildWorkflow(s.slot.ctx, s.names.of(contract.TurnWorkflowName), TurnInput{
 			SessionID: s.in.SessionID, Workdir: s.in.Workdir, Context: s.context, Options: s.opts.Turn,
@@ -59,6 +60,7 @@ func (s *session) openTurn(ctx workflow.Context) error {
 			FailedCallsAttribute: s.in.FailedCallsAttribute,
 			PromptID:             s.promptID(ctx), // session_prompt_id.go
 			ToolQueue:            s.toolQueue(),   // fleet.go
+			Generation:           s.generation(),  // host_loss.go
 		})
 		// The turn's events carry its id from now on: a watcher follows its tools.
 		s.note(SessionEvent{Kind: EventTurn, Text: s.slot.id})

@@ -61,6 +61,9 @@ type TurnInput struct {
 	// the turn's tools, command hooks, path resolution, transcript and MCP calls go
 	// there; empty is the turn's own queue, as before placement.
 	ToolQueue string `json:"tool_queue,omitempty"`
+	// Generation is the session's placement generation, carried in every tool call
+	// so that a host the session has left refuses it (activities/fence.go).
+	Generation int `json:"generation,omitempty"`
 	// Settings are the hooks and permission policy the turn enforces; nil means
 	// none (every call runs, no hook).
 	Settings *TurnSettings `json:"settings,omitempty"`
@@ -85,6 +88,10 @@ type TurnOptions struct {
 	HeartbeatTimeout time.Duration `json:"heartbeat_timeout,omitempty"`
 	// SafeAttempts is how many times a read-only tool is tried. Default 3.
 	SafeAttempts int32 `json:"safe_attempts,omitempty"`
+	// HostStartTimeout is how long a call waits in its host's queue (a placed
+	// session's) before the host counts as lost and the call as not run (default
+	// 30s; host_loss.go).
+	HostStartTimeout time.Duration `json:"host_start_timeout,omitempty"`
 }
 
 func (o TurnOptions) withDefaults() TurnOptions {
@@ -93,6 +100,9 @@ func (o TurnOptions) withDefaults() TurnOptions {
 	}
 	if o.SafeAttempts <= 0 {
 		o.SafeAttempts = 3
+	}
+	if o.HostStartTimeout <= 0 {
+		o.HostStartTimeout = 30 * time.Second
 	}
 	return o
 }

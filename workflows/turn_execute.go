@@ -102,6 +102,7 @@ func (t *turn) call(b tool.Block, v verdict) tool.Call {
 		Input: b.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles, PartialFiles: t.context.PartialFiles,
 		Sandbox: t.in.Settings.sandboxSettings(), SandboxOnly: v.sandboxOnly, ReadOnlySandbox: v.readOnly,
 		FailOnError: t.showFailures,
+		Generation:  t.in.Generation, // host_loss.go: the fence
 	}
 	if s := t.in.Settings; s != nil {
 		c.Scope = t.searchScope(b.Name)
@@ -130,6 +131,8 @@ func callOutcome(id string, out tool.Output, err error, retryable bool) (tool.Re
 		return tool.Result{ToolUseID: id, Content: out.Content, IsError: out.IsError}, out.Modifier, false
 	case temporal.IsCanceledError(err):
 		return tool.Result{}, nil, true
+	case hostLost(err): // host_loss.go
+		return tool.ErrorResult(id, HostLostMessage), nil, false
 	case !retryable && isLostWorker(err):
 		return tool.ErrorResult(id, LostWorkerMessage), nil, false
 	}
@@ -151,12 +154,18 @@ func (t *turn) activityOptions(def *tool.Definition, b tool.Block, retryable boo
 	if retryable {
 		attempts = t.opts.SafeAttempts
 	}
+	queue := t.queueOf(def, b.Name) // fleet.go
+	var toStart time.Duration
+	if queue != "" && queue == t.in.ToolQueue {
+		toStart = t.opts.HostStartTimeout // a host that is gone never takes it: host_loss.go
+	}
 	return workflow.ActivityOptions{
-		TaskQueue:           t.queueOf(def, b.Name), // fleet.go
-		StartToCloseTimeout: def.Timeout(b.Input),
-		HeartbeatTimeout:    t.opts.HeartbeatTimeout,
-		WaitForCancellation: true,
-		Summary:             def.Summary(b.Input),
+		TaskQueue:              queue,
+		ScheduleToStartTimeout: toStart,
+		StartToCloseTimeout:    def.Timeout(b.Input),
+		HeartbeatTimeout:       t.opts.HeartbeatTimeout,
+		WaitForCancellation:    true,
+		Summary:                def.Summary(b.Input),
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval:    time.Second,
 			BackoffCoefficient: 2,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -39,6 +40,11 @@ type agentFlags struct {
 	budget    float64
 	// questionTimeout bounds an AskUserQuestion's wait (agent_askuserquestion.go).
 	questionTimeout time.Duration
+	// checkpoints: capture the working directory after every turn that may change
+	// files (a session on a fleet does anyway).
+	checkpoints bool
+	// repo, URL[@REF], is cloned into the working directory on the session's host.
+	repo string
 }
 
 func agentCmd() *cobra.Command {
@@ -77,6 +83,9 @@ from a scripted fake instead, offline (embedded default only).`,
 				if _, err := modelinfo.ParsePrice(f.price); err != nil {
 					return badInput("--price: %v", err)
 				}
+			}
+			if f.repo != "" && !cmd.Flags().Changed(config.KeyWorkdir) {
+				cfg.Workdir = filepath.Join(cfg.StateDir, "workspaces", cfg.Session) // the host makes it
 			}
 			prompt := ""
 			if len(args) == 1 {
@@ -133,6 +142,8 @@ from a scripted fake instead, offline (embedded default only).`,
 	cmd.Flags().StringVar(&f.fake, "fake-model", "", "answer from this fake-model script (JSON) instead of the API")
 	cmd.Flags().StringVar(&f.price, "price", "", "the model's price in dollars per million tokens, INPUT,OUTPUT[,CACHE_WRITE,CACHE_READ] (default: the config file's prices, else the table of known models)")
 	cmd.Flags().IntVar(&f.window, "context-window", 0, "the model's context window in tokens (default: the table of known models, else 200000)")
+	cmd.Flags().StringVar(&f.repo, "repo", "", "clone this git repository, URL[@REF] (a branch, tag or commit), into the working directory on the session's host before the first turn; without --workdir the directory is <state-dir>/workspaces/<session>")
+	cmd.Flags().BoolVar(&f.checkpoints, "checkpoints", false, "checkpoint the working directory into the blob store after every turn that may change files (always on a fleet); agent status lists them")
 	cmd.Flags().IntVar(&f.attempts, "model-attempts", 10, "the most tries of one model call when the API is overloaded, rate limited or failing (2s apart, doubling up to a minute)")
 	cmd.Flags().DurationVar(&f.questionTimeout, "question-timeout", 0, "how long the model's questions (AskUserQuestion) wait for starter agent answer before it is told nobody answered (0: until answered)")
 	cmd.AddCommand(agentSendCmd(), agentStatusCmd(), agentInterruptCmd(), agentCompactCmd(), agentAnswerCmd())
@@ -179,7 +190,7 @@ func (e *env) startSession(ctx context.Context, prompt string, f agentFlags) (*t
 	s, err := e.api.StartSession(ctx, toolpipe.SessionOptions{SessionID: e.cfg.Session, Workdir: e.cfg.Workdir, Prompt: prompt,
 		Settings: e.settings(), Model: f.model, MaxTokens: f.maxTokens, ContextWindow: f.window, Price: modelPrice(f, e.cfg),
 		SystemPrompt: f.system, AppendSystemPrompt: f.appendSys, MaxTurns: f.maxTurns, MaxBudgetUSD: f.budget, ModelAttempts: f.attempts, QuestionTimeout: f.questionTimeout,
-		HeartbeatTimeout: e.cfg.HeartbeatTimeout, Warn: e.warn, Place: e.fleet()}) // fleet.go
+		HeartbeatTimeout: e.cfg.HeartbeatTimeout, Warn: e.warn, Place: e.fleet(), Checkpoints: f.checkpoints, Repo: f.repo}) // fleet.go
 	switch {
 	case toolpipe.IsInvalidInput(err):
 		return nil, badInputError{err}

@@ -98,7 +98,8 @@ func agentStatusCmd() *cobra.Command {
 			if wu := st.Wakeup; wu != nil { // agent_schedulewakeup.go
 				fmt.Fprintf(w, "wake-up\t%s\n", wakeupLine(wu))
 			}
-			writeSessionTools(w, st) // agent_tasklist.go
+			writeSessionTools(w, st)           // agent_tasklist.go
+			checkpointLines(w, st.Checkpoints) // checkpoints.go
 			fmt.Fprintf(w, "conversation\t%d messages, %d bytes (runs: %d)\n", st.Messages, st.Bytes, st.Runs+1)
 			fmt.Fprintf(w, "budget\t%d results judged, %d replaced\n", st.Seen, st.Replaced)
 			fmt.Fprintf(w, "tokens\t%s\n", st.Usage)

@@ -28,6 +28,7 @@ import (
 //	<session>/tasks/<task_id>.output                   a background task's output
 //	checkpoints/objects/<2 hex>/<62 hex>               a workspace checkpoint's git object (new)
 //	<session>/checkpoints/<checkpoint id>.json         a checkpoint taken for a session (new)
+//	<session>/placement/<generation>.json              a session's placement on a host (new; the fence)
 //
 // <seq> is a message's sequence number, six digits or more. A session id, tool_use_id
 // or task id is one path element (preview.ValidateName) without control characters.
@@ -48,6 +49,7 @@ const (
 	KindBackgroundOutput
 	KindCheckpointObject
 	KindCheckpointRecord
+	KindPlacement
 )
 
 var kindNames = map[Kind]string{
@@ -55,7 +57,7 @@ var kindNames = map[Kind]string{
 	KindConversationPartial: "partial message", KindConversationRecords: "replacement records",
 	KindConversationHead: "conversation head", KindTranscript: "transcript", KindReadState: "read state",
 	KindBackgroundOutput: "background task output", KindCheckpointObject: "checkpoint object",
-	KindCheckpointRecord: "checkpoint record",
+	KindCheckpointRecord: "checkpoint record", KindPlacement: "placement",
 }
 
 func (k Kind) String() string {
@@ -226,6 +228,19 @@ func CheckpointRecordKey(session, id string) (Key, error) {
 	return sessionKey(KindCheckpointRecord, session, CheckpointsDir, id+".json")
 }
 
+// PlacementDir holds a session's placement records, one per generation.
+const PlacementDir = "placement"
+
+// PlacementKey is where the record of generation gen (1 or more) of session's
+// placement lives: written Exclusive by the host that takes the session, so a host
+// whose generation is older finds the next one there and stops (DESIGN §11).
+func PlacementKey(session string, gen int) (Key, error) {
+	if gen < 1 {
+		return Key{}, fmt.Errorf("%w: placement generation %d is not 1 or more", ErrInvalidKey, gen)
+	}
+	return sessionKey(KindPlacement, session, PlacementDir, strconv.Itoa(gen)+".json")
+}
+
 // Prefixes for List. Each ends in "/" so that it lists one directory's subtree and
 // never a sibling whose name starts the same way.
 const (
@@ -279,6 +294,12 @@ func ParseKey(s string) (Key, error) {
 		k, err = BackgroundOutputKey(session, strings.TrimSuffix(rest[1], ".output"))
 	case len(rest) == 2 && rest[0] == CheckpointsDir && strings.HasSuffix(rest[1], ".json"):
 		k, err = CheckpointRecordKey(session, strings.TrimSuffix(rest[1], ".json"))
+	case len(rest) == 2 && rest[0] == PlacementDir && strings.HasSuffix(rest[1], ".json"):
+		gen, gerr := strconv.Atoi(strings.TrimSuffix(rest[1], ".json"))
+		if gerr != nil {
+			return Key{}, bad
+		}
+		k, err = PlacementKey(session, gen)
 	case len(rest) == 2 && rest[0] == ConversationDir && rest[1] == HeadFile:
 		k, err = HeadKey(session)
 	case len(rest) == 2 && rest[0] == ConversationDir:

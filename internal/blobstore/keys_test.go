@@ -30,6 +30,7 @@ func TestKeysRoundTrip(t *testing.T) {
 		{k(blobstore.BackgroundOutputKey("s", "b1")), "s/tasks/b1.output", blobstore.KindBackgroundOutput},
 		{k(blobstore.CheckpointObjectKey(oid)), "checkpoints/objects/01/" + oid[2:], blobstore.KindCheckpointObject},
 		{k(blobstore.CheckpointRecordKey("s", oid)), "s/checkpoints/" + oid + ".json", blobstore.KindCheckpointRecord},
+		{k(blobstore.PlacementKey("s", 2)), "s/placement/2.json", blobstore.KindPlacement},
 	} {
 		if tc.key.String() != tc.want || tc.key.Kind() != tc.kind {
 			t.Errorf("key %s (%v), want %s (%v)", tc.key, tc.key.Kind(), tc.want, tc.kind)

@@ -2,14 +2,19 @@ package plugin
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"sync"
+	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/contract"
+	"github.com/toolpipe/toolpipe/internal/blobstore"
 )
 
 // Placement on a fleet (contract/placement.go). A worker started with a Host polls
@@ -25,31 +30,79 @@ const DefaultMaxSessions = 32
 type placer struct {
 	host, queue string
 	max         int
+	// store keeps the placement records of moves (the fence); nil: none.
+	store *blobstore.Store
 
 	mu       sync.Mutex
 	sessions map[string]bool
 }
 
-func newPlacer(base, host string, max int) *placer {
+func newPlacer(base, host string, max int, store *blobstore.Store) *placer {
 	if max <= 0 {
 		max = DefaultMaxSessions
 	}
-	return &placer{host: host, queue: contract.HostQueue(base, host), max: max, sessions: map[string]bool{}}
+	return &placer{host: host, queue: contract.HostQueue(base, host), max: max, store: store, sessions: map[string]bool{}}
 }
 
 // Place takes the session on this host if it has room (a session it holds already
 // is placed again: a retried activity), else fails with ErrHostFull, retryable: the
 // retry goes back to the shared queue, where another host's worker may take it.
+//
+// A move (Generation above 1) is not taken by the host it moves from (Lost), and
+// the host that takes it records the generation in the blob store first
+// (PlacementKey, Exclusive): from then on the older generations' calls are refused
+// on every host (activities/fence.go).
 func (p *placer) Place(ctx context.Context, req contract.PlaceRequest) (contract.Placement, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.sessions[req.SessionID] && len(p.sessions) >= p.max {
+	if req.Lost != "" && req.Lost == p.host {
 		return contract.Placement{}, temporal.NewApplicationError(
-			fmt.Sprintf("host %s has %d sessions, its max-sessions", p.host, len(p.sessions)), contract.ErrHostFull)
+			fmt.Sprintf("session %s is moving off host %s: another host takes it", req.SessionID, p.host), contract.ErrHostFull)
 	}
+	gen := max(req.Generation, 1)
+	p.mu.Lock()
+	full := !p.sessions[req.SessionID] && len(p.sessions) >= p.max
+	p.mu.Unlock()
+	if full {
+		return contract.Placement{}, temporal.NewApplicationError(
+			fmt.Sprintf("host %s has %d sessions, its max-sessions", p.host, p.Sessions()), contract.ErrHostFull)
+	}
+	pl := contract.Placement{Host: p.host, Queue: p.queue, Generation: gen}
+	if gen > 1 {
+		if err := p.record(ctx, req.SessionID, pl); err != nil {
+			return contract.Placement{}, err
+		}
+	}
+	p.mu.Lock()
 	p.sessions[req.SessionID] = true
-	activity.GetLogger(ctx).Info("placement: session placed on this host", "session", req.SessionID, "host", p.host, "sessions", len(p.sessions))
-	return contract.Placement{Host: p.host, Queue: p.queue, Generation: 1}, nil
+	n := len(p.sessions)
+	p.mu.Unlock()
+	activity.GetLogger(ctx).Info("placement: session placed on this host", "session", req.SessionID, "host", p.host, "generation", gen, "sessions", n)
+	return pl, nil
+}
+
+// record writes generation pl.Generation of the session's placement, Exclusive. A
+// record of this generation there already is this host's from an earlier attempt,
+// or another host's whose attempt timed out: either way the generation is fenced
+// off its predecessors, which is what the record is for.
+func (p *placer) record(ctx context.Context, session string, pl contract.Placement) error {
+	if p.store == nil {
+		return nil
+	}
+	k, err := blobstore.PlacementKey(session, pl.Generation)
+	if err != nil {
+		return temporal.NewNonRetryableApplicationError(err.Error(), contract.ErrBadCall, err)
+	}
+	data, _ := json.Marshal(contract.PlacementRecord{Host: pl.Host, Queue: pl.Queue, Generation: pl.Generation, Time: time.Now().UTC().Format(time.RFC3339Nano)})
+	if err := p.store.Put(ctx, k, data, blobstore.Exclusive); err != nil && !errors.Is(err, blobstore.ErrExist) {
+		return fmt.Errorf("placement: record %s: %w", k, err)
+	}
+	return nil
+}
+
+// Probe answers on the host's own queue that the host is there, and whether the
+// session's workspace is (a host that lost its disk and came back has none).
+func (p *placer) Probe(_ context.Context, req contract.ProbeRequest) (contract.ProbeReply, error) {
+	entries, err := os.ReadDir(req.Workdir)
+	return contract.ProbeReply{Host: p.host, Workspace: err == nil && len(entries) > 0}, nil
 }
 
 // Release gives the session's room back.
@@ -71,7 +124,7 @@ func (p *placer) register(r sdkworker.ActivityRegistry, legacy bool) {
 	for _, a := range []struct {
 		fn   any
 		name string
-	}{{p.Place, contract.PlaceSessionActivityName}, {p.Release, contract.ReleaseSessionActivityName}} {
+	}{{p.Place, contract.PlaceSessionActivityName}, {p.Release, contract.ReleaseSessionActivityName}, {p.Probe, contract.ProbeHostActivityName}} {
 		r.RegisterActivityWithOptions(a.fn, activity.RegisterOptions{Name: a.name})
 		if legacy {
 			r.RegisterActivityWithOptions(a.fn, activity.RegisterOptions{Name: contract.Unprefixed(a.name)})

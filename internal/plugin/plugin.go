@@ -189,7 +189,7 @@ func (p *Plugin) StartWorker(ctx context.Context, o sdkworker.PluginStartWorkerO
 	}
 	var placer *placer
 	if p.cfg.Host != "" && !p.cfg.WorkflowsOnly {
-		placer = newPlacer(queue, p.cfg.Host, p.cfg.MaxSessions) // placement.go
+		placer = newPlacer(queue, p.cfg.Host, p.cfg.MaxSessions, p.cfg.Blob) // placement.go
 		placer.register(r, p.cfg.LegacyNames)
 	}
 	if !p.cfg.WorkflowsOnly {
