@@ -137,6 +137,7 @@ func (a *Agent) Register(r worker.ActivityRegistry) {
 	r.RegisterActivityWithOptions(a.observedCallModel(), activity.RegisterOptions{Name: contract.ModelActivityName})
 	r.RegisterActivityWithOptions(a.AppendMessages, activity.RegisterOptions{Name: contract.AppendActivityName})
 	r.RegisterActivityWithOptions(a.OpenSession, activity.RegisterOptions{Name: contract.OpenSessionActivityName})
+	a.registerRewind(r) // session_rewind.go
 	r.RegisterActivityWithOptions(a.observedCompact(), activity.RegisterOptions{Name: contract.CompactActivityName})
 	r.RegisterActivityWithOptions(a.observedPromptHook(), activity.RegisterOptions{Name: contract.PromptHookActivityName}) // hook_prompt.go
 }

@@ -279,6 +279,7 @@ func describe(req conversation.ModelRequest, m conversation.Message, usage conve
 		if isTask(req, b.Name) {
 			tu.Name, tu.Input = conversation.TaskName, b.Input
 		}
+		tu.File = conversation.EditedFile(b.Name, b.Input) // the session's history (turns.go)
 		r.ToolUses = append(r.ToolUses, tu)
 	}
 	r.Text = m.Text()

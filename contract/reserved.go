@@ -15,6 +15,7 @@ var activityNames = []string{
 	HookActivityName, PromptHookActivityName, ResolvePathsActivityName, TranscriptActivityName,
 	ListMCPToolsActivityName, MCPCallActivityName, BashBackgroundActivityName, RefusedCallActivityName,
 	PlaceSessionActivityName, ReleaseSessionActivityName,
+	RecordTurnActivityName, RewindSessionActivityName, ForkSessionActivityName,
 }
 
 // ReservedName reports whether a custom tool may not take name: a custom tool's

@@ -95,6 +95,9 @@ type SessionInput struct {
 
 	// Carry is set by continue-as-new only: the state of the previous run.
 	Carry *SessionCarry `json:"carry,omitempty"`
+	// Control is set for a run that calls no model: one that serves a rewind or
+	// makes a fork (session_rewind.go).
+	Control *SessionControl `json:"control,omitempty"`
 }
 
 // Fork is what a forked sub-agent starts from.
@@ -212,6 +215,10 @@ type SessionCarry struct {
 	// recent carriedTasks): TaskStop and the state query still know them. A run
 	// continues as new only once none runs.
 	EndedTasks []EndedTask `json:"ended_tasks,omitempty"`
+	// MarkBefore and MarkPrompt are what the next model call's history mark
+	// records (session_rewind.go), when messages were stored just before the switch.
+	MarkBefore *conversation.Conversation `json:"mark_before,omitempty"`
+	MarkPrompt string                     `json:"mark_prompt,omitempty"`
 }
 
 // EndedTask is a background task that has ended, as a continued session keeps it.

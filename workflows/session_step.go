@@ -40,7 +40,8 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 			return conversation.ModelReply{}, TurnResult{}, err
 		}
 	}
-	prefix := s.head.Conversation // what the model is sent; a fork starts from it
+	prefix := s.head.Conversation      // what the model is sent; a fork starts from it
+	s.markSent, s.markTurn = prefix, 0 // session_rewind.go
 	s.tasks, s.taskCtx, s.taskPrefix = map[string]workflow.Future{}, ctx, prefix
 	defer func() { s.tasks, s.taskCtx, s.taskPrefix = nil, nil, nil }()
 	// Histories from before tasksAsStreamed started every Task once the message had

@@ -22,6 +22,8 @@ import (
 //	<session>/conversation/<seq>.partial.json          a message still streaming
 //	<session>/conversation/records/<seq>.json          budget replacement records
 //	<session>/conversation/head.json                   where the conversation stands
+//	<session>/conversation/turns.json                  the marks of its model calls (its history)
+//	<session>/conversation/rewinds.json                its rewinds, who and when
 //	<session>/transcript.jsonl                         the transcript hooks read (hooks.TranscriptPath)
 //	<session>/read-state.json                          the files the session has read
 //	<session>/tasks/<task_id>.output                   a background task's output
@@ -47,6 +49,8 @@ const (
 	KindBackgroundOutput
 	KindCheckpointObject
 	KindCheckpointRecord
+	KindTurnLog
+	KindRewindLog
 )
 
 var kindNames = map[Kind]string{
@@ -54,7 +58,7 @@ var kindNames = map[Kind]string{
 	KindConversationPartial: "partial message", KindConversationRecords: "replacement records",
 	KindConversationHead: "conversation head", KindTranscript: "transcript", KindReadState: "read state",
 	KindBackgroundOutput: "background task output", KindCheckpointObject: "checkpoint object",
-	KindCheckpointRecord: "checkpoint record",
+	KindCheckpointRecord: "checkpoint record", KindTurnLog: "turn history", KindRewindLog: "rewinds",
 }
 
 func (k Kind) String() string {
@@ -86,6 +90,8 @@ const (
 	ConversationDir = "conversation"
 	RecordsDir      = "records"
 	HeadFile        = "head.json"
+	TurnsFile       = "turns.json"
+	RewindsFile     = "rewinds.json"
 	TranscriptFile  = "transcript.jsonl"
 	ReadStateFile   = "read-state.json"
 	TasksDir        = "tasks"
@@ -196,6 +202,16 @@ func HeadKey(session string) (Key, error) {
 	return sessionKey(KindConversationHead, session, ConversationDir, HeadFile)
 }
 
+// TurnLogKey is where the marks of session's model calls live (its history).
+func TurnLogKey(session string) (Key, error) {
+	return sessionKey(KindTurnLog, session, ConversationDir, TurnsFile)
+}
+
+// RewindLogKey is where session's rewinds are recorded.
+func RewindLogKey(session string) (Key, error) {
+	return sessionKey(KindRewindLog, session, ConversationDir, RewindsFile)
+}
+
 // TranscriptKey is where session's transcript lives. The session id is mapped as
 // hooks.TranscriptPath maps it (empty is "default", a slash becomes "_"), so the
 // key is the path hooks have always been given; an id that is still not one path
@@ -292,6 +308,10 @@ func ParseKey(s string) (Key, error) {
 		k, err = CheckpointRecordKey(session, strings.TrimSuffix(rest[1], ".json"))
 	case len(rest) == 2 && rest[0] == ConversationDir && rest[1] == HeadFile:
 		k, err = HeadKey(session)
+	case len(rest) == 2 && rest[0] == ConversationDir && rest[1] == TurnsFile:
+		k, err = TurnLogKey(session)
+	case len(rest) == 2 && rest[0] == ConversationDir && rest[1] == RewindsFile:
+		k, err = RewindLogKey(session)
 	case len(rest) == 2 && rest[0] == ConversationDir:
 		if n, ok := strings.CutSuffix(rest[1], ".partial.json"); ok {
 			k, err = seqKey(n, func(seq int) (Key, error) { return PartialKey(session, seq) })
