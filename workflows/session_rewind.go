@@ -119,7 +119,7 @@ func (s *session) rewind(ctx workflow.Context, req RewindArgs) (RewindResult, er
 			return res, err
 		}
 	}
-	if !s.found {
+	if !s.found && s.head.Next <= 1 { // a new session has stored nothing yet
 		return res, temporal.NewApplicationErrorWithOptions(fmt.Sprintf("session %s has no conversation in the store: nothing to rewind", s.in.SessionID),
 			contract.ErrBadRewind, temporal.ApplicationErrorOptions{NonRetryable: true})
 	}

@@ -238,3 +238,119 @@ func TestRewindBadInput(t *testing.T) {
 		t.Fatalf("rewind to turn 0: %v", err)
 	}
 }
+
+// fork makes session sid a fork of parent at target, with a run that does only that.
+func (h *rewindHarness) fork(sid, parent string, target conversation.RewindTarget) (workflows.SessionResult, error) {
+	h.t.Helper()
+	run, err := h.c.ExecuteWorkflow(testenv.Context(h.t), client.StartWorkflowOptions{
+		ID: h.id + "-" + sid, TaskQueue: h.queue, WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
+	}, workflows.SessionWorkflowName, workflows.SessionInput{SessionID: sid, Workdir: h.work,
+		Control: &workflows.SessionControl{Fork: &workflows.ForkFrom{Parent: parent, Target: target}}})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var res workflows.SessionResult
+	err = run.Get(testenv.Context(h.t), &res)
+	return res, err
+}
+
+// A fork at turn 3 starts from the parent's conversation before turn 3; then both
+// go on with different prompts and neither's conversation has the other's turns.
+// The parent is untouched; a fork onto a session that exists is refused.
+func TestForkAtTurn(t *testing.T) {
+	h := newRewindHarness(t, "the fork answers", "the parent answers")
+	h.prompt("s1", "Do the five turns", fastOptions())
+	parentEnd := h.head("s1")
+	res, err := h.fork("s2", "s1", conversation.RewindTarget{Turn: 3})
+	if err != nil || res.StopReason != workflows.StopForked {
+		t.Fatalf("fork: %+v, %v", res, err)
+	}
+	convs, _ := persistence.NewConversations(h.state)
+	marks, _ := convs.Turns("s1")
+	if got := h.head("s2"); !slices.Equal(got.Conversation.Refs(), marks[2].Before.Refs()) || got.Parent != "s1" || got.ForkedAt != 3 {
+		t.Fatalf("fork's head %+v", got)
+	}
+	if hist := h.history(h.id + "-s2"); !strings.Contains(hist, workflows.MemoParentSession) {
+		t.Fatal("the fork's run has no parent_session memo")
+	}
+	if r := h.prompt("s2", "Fork: go another way", fastOptions()); r.Text != "the fork answers" {
+		t.Fatalf("fork's prompt: %+v", r)
+	}
+	if r := h.prompt("s1", "Parent: go on", fastOptions()); r.Text != "the parent answers" {
+		t.Fatalf("parent's prompt: %+v", r)
+	}
+	reqs := h.fake.Requests()
+	forkReq, parentReq := reqs[len(reqs)-2], reqs[len(reqs)-1]
+	if !holds(forkReq, "u2") || holds(forkReq, "u3") || holds(forkReq, "u4") || strings.Contains(string(forkReq.Body), "Parent: go on") {
+		t.Fatalf("the fork's request: %s", forkReq.Body)
+	}
+	if !holds(parentReq, "u5") || strings.Contains(string(parentReq.Body), "Fork: go another way") {
+		t.Fatalf("the parent's request: %s", parentReq.Body)
+	}
+	if got := h.head("s1"); !got.Conversation.IsPrefix(parentEnd.Conversation) || got.Conversation.Len() <= parentEnd.Conversation.Len() {
+		t.Fatalf("the parent's conversation changed: %+v", got.Conversation)
+	}
+	// Onto an existing session: refused, nothing changed.
+	before := h.head("s2")
+	_, err = h.fork("s2", "s1", conversation.RewindTarget{Turn: 2})
+	var appErr *temporal.ApplicationError
+	if !errors.As(err, &appErr) || appErr.Type() != contract.ErrSessionExists {
+		t.Fatalf("fork onto an existing session: %v", err)
+	}
+	if got := h.head("s2"); !slices.Equal(got.Conversation, before.Conversation) {
+		t.Fatal("a refused fork changed the session")
+	}
+	if _, err := h.fork("s3", "s1", conversation.RewindTarget{Turn: 7}); err == nil || !strings.Contains(err.Error(), "not 7") {
+		t.Fatalf("fork past the end: %v", err)
+	}
+}
+
+// A rewind while a turn runs interrupts it first: the Bash stops, its results are
+// stored, the prompt ends, and then the conversation goes back.
+func TestRewindInterruptsARunningTurn(t *testing.T) {
+	h := newIdleAgentHarness(t)
+	h.runScript(runningScript())
+	rh := &rewindHarness{agentHarness: h, id: "session-rw-" + h.queue}
+	run := rh.startRunning(t, "s1")
+	rw, err := rh.rewind("s1", conversation.RewindTarget{Turn: 2})
+	if err != nil || !rw.Interrupted || rw.Mark == nil || rw.Mark.Turn != 2 {
+		t.Fatalf("rewind of a running turn: %+v, %v", rw, err)
+	}
+	res := h.result(run)
+	if res.StopReason != workflows.StopInterrupted {
+		t.Fatalf("the prompt ended %+v", res)
+	}
+	convs, _ := persistence.NewConversations(h.state)
+	marks, _ := convs.Turns("s1")
+	if got := rh.head("s1"); len(marks) != 2 || !slices.Equal(got.Conversation.Refs(), marks[1].Before.Refs()) || !slices.Equal(res.Conversation.Refs(), marks[1].Before.Refs()) {
+		t.Fatalf("head %+v, result %+v, marks %+v", got.Conversation, res.Conversation, marks)
+	}
+	if n := len(h.fake.Requests()); n != 2 {
+		t.Fatalf("%d model calls, want 2 (none after the interrupt)", n)
+	}
+}
+
+// runningScript's turn 2 runs until it is interrupted.
+func runningScript() fakeanthropic.Script {
+	return fakeanthropic.Script{Responses: []fakeanthropic.Response{
+		{Content: []wire.Block{use("u1", "Bash", map[string]any{"command": "echo one"})}},
+		{Content: []wire.Block{use("u2", "Bash", map[string]any{"command": "touch started; sleep 60"})}},
+		{Content: []wire.Block{text("never asked")}},
+	}}
+}
+
+// startRunning starts session sid on runningScript and returns once its turn 2's
+// Bash has started.
+func (h *rewindHarness) startRunning(t *testing.T, sid string) client.WorkflowRun {
+	t.Helper()
+	run, err := h.c.ExecuteWorkflow(testenv.Context(t), client.StartWorkflowOptions{ID: h.id + "-" + sid, TaskQueue: h.queue},
+		workflows.SessionWorkflowName, workflows.SessionInput{SessionID: sid, Prompt: "go", Workdir: h.work, Options: fastOptions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	poll(t, "turn 2's Bash to start", func() bool {
+		_, err := os.Stat(filepath.Join(h.work, "started"))
+		return err == nil
+	})
+	return run
+}
