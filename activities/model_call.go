@@ -184,6 +184,7 @@ func (a *Agent) finish(ctx context.Context, req conversation.ModelRequest, msg c
 	head := conversation.Head{
 		Conversation: req.Conversation.Append(req.SessionID, req.Seq, 1, stored.Size()),
 		Next:         req.Seq + 1, Forked: req.Forked, LastTurn: req.LastTurn, TurnsNumbered: req.TurnsNumbered,
+		Parent: req.Parent, ForkedAt: req.ForkedAt,
 	}
 	if req.OpenTurn && turnCalls {
 		head.LastTurn = req.Turn

@@ -58,8 +58,11 @@ type ModelRequest struct {
 	// TaskIntake: the calling Session takes each Task block as it streams (its
 	// StartTask update), so sub-agents start before the message ends.
 	TaskIntake bool `json:"task_intake,omitempty"`
-	// Forked is kept in the head stored with the message (see Head).
-	Forked bool `json:"forked,omitempty"`
+	// Forked, Parent and ForkedAt are kept in the head stored with the message
+	// (see Head).
+	Forked   bool   `json:"forked,omitempty"`
+	Parent   string `json:"parent,omitempty"`
+	ForkedAt int    `json:"forked_at,omitempty"`
 	// MCPTools are offered to the model besides the built-in tools.
 	MCPTools []tool.MCPSpec `json:"mcp_tools,omitempty"`
 	// Disabled are tools a deny rule names whole: they are not offered, as in

@@ -276,6 +276,9 @@ func TestForkAtTurn(t *testing.T) {
 	if r := h.prompt("s2", "Fork: go another way", fastOptions()); r.Text != "the fork answers" {
 		t.Fatalf("fork's prompt: %+v", r)
 	}
+	if got := h.head("s2"); got.Parent != "s1" || got.ForkedAt != 3 {
+		t.Fatalf("the fork's head lost its parent once it went on: %+v", got)
+	}
 	if r := h.prompt("s1", "Parent: go on", fastOptions()); r.Text != "the parent answers" {
 		t.Fatalf("parent's prompt: %+v", r)
 	}

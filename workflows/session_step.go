@@ -157,6 +157,7 @@ func (s *session) modelRequest(seq int, prefix conversation.Conversation) conver
 		Model: s.model.Model, MaxTokens: s.model.MaxTokens, System: s.model.System,
 		Task: s.in.Depth < s.opts.MaxDepth, Forked: s.head.Forked, MCPTools: s.mcpTools,
 		Disabled: s.disabledTools(), LastTurn: s.head.LastTurn, TurnsNumbered: s.head.TurnsNumbered,
+		Parent: s.head.Parent, ForkedAt: s.head.ForkedAt,
 	}
 }
 
