@@ -32,6 +32,9 @@ type Client struct {
 	// answers says whether a query about a workflow would be answered now
 	// (WithQueryCheck).
 	answers func(ctx context.Context, workflowID string) bool
+	// tools are the program's own tools the workers have (WithTools): settings'
+	// rules may name them.
+	tools map[string]bool
 
 	attrsOnce sync.Once
 	attrsSet  bool // WithSearchAttributes
@@ -48,6 +51,23 @@ type ClientOption func(*Client)
 // ends; a closed turn's or session's state is read from its history, and the
 // payloads too large for history (a 5 MB Write) from its payload store.
 func WithStateDir(dir string) ClientOption { return func(c *Client) { c.stateDir = dir } }
+
+// WithTools names the program's own tools its workers run (the Tools of
+// NewPlugin's Options), so that the settings' permission rules may name them as
+// they name a built-in tool; a rule naming a tool that is neither is skipped with
+// a warning.
+func WithTools(tools ...*Tool) ClientOption {
+	return func(c *Client) {
+		if c.tools == nil {
+			c.tools = map[string]bool{}
+		}
+		for _, t := range tools {
+			if t != nil {
+				c.tools[t.Name()] = true
+			}
+		}
+	}
+}
 
 // WithNamespace names the Temporal client's namespace (the SDK's client does not
 // say it), for the search-attribute check; default "default".

@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/converter"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -199,9 +200,9 @@ func (c *Client) turnState(ctx context.Context, r *closedRun) (TurnState, error)
 func closedCall(b tool.Block, id string, status CallStatus, isError bool) ToolState {
 	ts := ToolState{ID: id, Name: b.Name, Status: status, IsError: isError, Interrupt: InterruptBlock}
 	if b.Name != "" {
-		ts.Description = tool.Describe(b)
+		ts.Description = activities.Builtins().Describe(b)
 	}
-	if def, ok := tool.Lookup(b.Name); ok {
+	if def, ok := activities.Builtins().Lookup(b.Name); ok {
 		ts.Safe, ts.Interrupt = def.IsConcurrencySafe(b.Input), Interrupt(def.InterruptBehavior())
 	}
 	return ts

@@ -1,6 +1,7 @@
 package toolpipe
 
 import (
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/hooks"
@@ -14,7 +15,7 @@ import (
 func wireBlocks(bs []Block) []tool.Block {
 	out := make([]tool.Block, len(bs))
 	for i, b := range bs {
-		out[i] = tool.DropOversizeInput(tool.Block(b))
+		out[i] = activities.Builtins().DropOversizeInput(tool.Block(b))
 	}
 	return out
 }

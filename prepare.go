@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/mcptools"
 	"github.com/toolpipe/toolpipe/persisted"
@@ -88,12 +89,23 @@ func (c *Client) prepare(ctx context.Context, session, workdir string, s *Settin
 	return p, nil
 }
 
+// knownTool reports whether settings' rules may name the tool: a built-in one
+// (NotebookEdit among them, beside Claude Code's first vocabulary) or one of the
+// program's own (WithTools).
+func (c *Client) knownTool(name string) bool {
+	if _, ok := activities.Builtins().Lookup(name); ok {
+		return true
+	}
+	return c.tools[name]
+}
+
 // loadSettings loads the settings a turn enforces, resolving their directories
 // now, or nil when nothing is to be enforced: such a turn runs exactly as one
 // without settings.
 func (c *Client) loadSettings(session, workdir string, s Settings, warn func(string)) (*workflows.TurnSettings, error) {
 	opts := settings.LoadOptions{File: s.File, ProjectDir: workdir, UserDir: s.UserDir, ProjectMode: s.ProjectMode, UserMode: s.Mode,
-		TrustProject: s.File == "" && s.TrustWorkspace}
+		TrustProject: s.File == "" && s.TrustWorkspace,
+		Tools:        c.knownTool}
 	loaded, err := settings.Load(opts)
 	if err != nil {
 		return nil, &InputError{Err: err}

@@ -75,7 +75,7 @@ func ownWorker(t *testing.T, opts toolpipe.Options) (*toolpipe.Client, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(w.Stop)
-	return toolpipe.NewClient(testenv.Client(), queue), queue
+	return toolpipe.NewClient(testenv.Client(), queue, toolpipe.WithTools(opts.Tools...)), queue
 }
 
 func raw(s string) json.RawMessage { return json.RawMessage(s) }
@@ -238,8 +238,12 @@ func TestRegisterRefusesBadTools(t *testing.T) {
 	if _, err := toolpipe.NewPlugin(c, toolpipe.Options{StateDir: t.TempDir(), Tools: []*toolpipe.Tool{stamp}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := toolpipe.NewPlugin(c, toolpipe.Options{StateDir: t.TempDir(), Tools: []*toolpipe.Tool{other}}); err == nil ||
-		!strings.Contains(err.Error(), `tool "Stamp" is already registered with another definition`) {
+	// Tools are a worker's: another worker of the process may have another Stamp.
+	if _, err := toolpipe.NewPlugin(c, toolpipe.Options{StateDir: t.TempDir(), Tools: []*toolpipe.Tool{other}}); err != nil {
+		t.Fatalf("a second worker's own Stamp: %v", err)
+	}
+	if _, err := toolpipe.NewPlugin(c, toolpipe.Options{StateDir: t.TempDir(), Tools: []*toolpipe.Tool{stamp, other}}); err == nil ||
+		!strings.Contains(err.Error(), `Stamp`) {
 		t.Fatalf("error %v", err)
 	}
 	if _, err := toolpipe.NewPlugin(c, toolpipe.Options{StateDir: "relative"}); err == nil {
@@ -303,5 +307,32 @@ func TestStartTurnAgainAttaches(t *testing.T) {
 	other := []toolpipe.Block{{ID: "a1", Name: "Stamp", Input: raw(`{"text":"another message"}`)}}
 	if _, err := c.StartTurn(ctx, other, opts); !toolpipe.IsTurnCollision(err) || !toolpipe.IsInvalidInput(err) {
 		t.Fatalf("another message with the same ids: %v, want a TurnCollisionError", err)
+	}
+}
+
+// TestWorkersOfOneProcessHaveTheirOwnTools: the tools are a worker's, not the
+// process's: beside a worker with Stamp, a worker without it tells the model it has
+// no such tool, and the first still runs it.
+func TestWorkersOfOneProcessHaveTheirOwnTools(t *testing.T) {
+	with, _ := ownWorker(t, toolpipe.Options{Tools: []*toolpipe.Tool{stamp}})
+	without, _ := ownWorker(t, toolpipe.Options{})
+	ctx := testenv.Context(t)
+	for _, c := range []struct {
+		c    *toolpipe.Client
+		id   string
+		want string
+	}{
+		{with, "with-" + t.Name(), "stamped w1"},
+		{without, "without-" + t.Name(), "No such tool available: Stamp"},
+	} {
+		turn, err := c.c.StartTurn(ctx, []toolpipe.Block{{ID: "w1", Name: "Stamp", Input: raw(`{"text":"x"}`)}},
+			toolpipe.TurnOptions{SessionID: c.id, Workdir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := turn.Result(ctx)
+		if err != nil || len(res.Results) != 1 || !strings.Contains(res.Results[0].Content, c.want) {
+			t.Errorf("%s: %+v, %v; want %q", c.id, res, err, c.want)
+		}
 	}
 }

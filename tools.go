@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/tool"
 )
@@ -60,26 +61,37 @@ type Result struct {
 
 // Tool is a checked ToolSpec, ready to Register.
 type Tool struct {
+	t   tool.Tool
 	def *tool.Definition
-	run func(context.Context, Call) (Result, error)
 }
 
 // NewTool checks a spec: the error says what is wrong and how to fix it.
 func NewTool(s ToolSpec) (*Tool, error) {
-	d, err := tool.NewCustom(tool.CustomSpec{
-		Name: s.Name, Description: s.Description, InputSchema: s.InputSchema,
-		MaxResultSizeChars: s.MaxResultSizeChars, Interrupt: tool.InterruptBehavior(s.Interrupt), IsConcurrencySafe: s.IsConcurrencySafe,
-	})
-	if err != nil {
-		return nil, err
+	if _, builtin := activities.Builtins().Lookup(s.Name); builtin {
+		return nil, fmt.Errorf("tool name %q is a built-in tool's; pick another name", s.Name)
 	}
 	if contract.ReservedName(s.Name) {
 		return nil, fmt.Errorf("tool name %q is the name of one of toolpipe's activities (or starts with the SDK's reserved %q); a custom tool's activity is registered under its name: pick another name", s.Name, "__temporal")
 	}
-	if s.Run == nil {
-		return nil, fmt.Errorf("tool %s: Run is nil; give the function that runs a call", s.Name)
+	var run func(context.Context, tool.Call) (tool.Output, error)
+	if s.Run != nil { // nil stays nil: NewCustom says what to do
+		run = func(ctx context.Context, c tool.Call) (tool.Output, error) {
+			r, err := s.Run(ctx, Call{ID: c.ToolUseID, SessionID: c.SessionID, Workdir: c.Workdir, Input: c.Input})
+			if err != nil {
+				return tool.Output{}, err
+			}
+			return tool.Output{Content: r.Content, IsError: r.IsError}, nil
+		}
 	}
-	return &Tool{def: d, run: s.Run}, nil
+	t, err := tool.NewCustom(tool.CustomSpec{
+		Name: s.Name, Description: s.Description, InputSchema: s.InputSchema,
+		MaxResultSizeChars: s.MaxResultSizeChars, Interrupt: tool.InterruptBehavior(s.Interrupt), IsConcurrencySafe: s.IsConcurrencySafe,
+		Run: run,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Tool{t: t, def: tool.MustCompile(t)}, nil
 }
 
 // MustTool is NewTool for package-level tools: it panics on a bad spec.
@@ -92,7 +104,7 @@ func MustTool(s ToolSpec) *Tool {
 }
 
 // Name is the tool's name.
-func (t *Tool) Name() string { return t.def.Name }
+func (t *Tool) Name() string { return t.def.Name() }
 
 // ValidateInput checks an input as a turn does before running a call: the schema,
 // then the size bound. The error's text is what the model would read.
@@ -104,13 +116,4 @@ func (t *Tool) IsConcurrencySafe(input json.RawMessage) bool { return t.def.IsCo
 
 // BuiltinTools lists toolpipe's own tools (Bash, Read, Write, Edit, Glob, Grep,
 // WebFetch, …): names a custom tool cannot take.
-func BuiltinTools() []string { return tool.Names() }
-
-// activity adapts Run to the tool activity's contract.
-func (t *Tool) activity(ctx context.Context, c tool.Call) (tool.Output, error) {
-	r, err := t.run(ctx, Call{ID: c.ToolUseID, SessionID: c.SessionID, Workdir: c.Workdir, Input: c.Input})
-	if err != nil {
-		return tool.Output{}, err
-	}
-	return tool.Output{Content: r.Content, IsError: r.IsError}, nil
-}
+func BuiltinTools() []string { return activities.Builtins().Names() }

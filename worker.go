@@ -102,18 +102,14 @@ func NewPlugin(c client.Client, opts Options) (sdkworker.Plugin, error) {
 			return nil, fmt.Errorf("toolpipe: Options.Thresholds[%q] is %d; give a positive number of characters", name, n)
 		}
 	}
-	seen := map[string]bool{}
+	// The tools belong to this worker's options: its activities run them, its
+	// workflows schedule them and its model calls offer them (the registry).
+	var custom []tool.Tool
 	for _, t := range opts.Tools {
 		if t == nil {
 			return nil, errors.New("toolpipe: Options.Tools holds a nil tool")
 		}
-		if seen[t.Name()] {
-			return nil, fmt.Errorf("toolpipe: Options.Tools holds two tools named %s", t.Name())
-		}
-		seen[t.Name()] = true
-		if err := tool.Register(t.def); err != nil {
-			return nil, fmt.Errorf("toolpipe: %w", err)
-		}
+		custom = append(custom, t.t)
 	}
 	agent := activities.AgentConfigFromEnv(opts.StateDir, nil)
 	if m := opts.Model; m != nil {
@@ -125,15 +121,7 @@ func NewPlugin(c client.Client, opts Options) (sdkworker.Plugin, error) {
 		Overrides:            thresholds{fixed: opts.Thresholds, live: opts.ThresholdOverride},
 		WebFetchAllowPrivate: opts.WebFetchAllowPrivate, WebFetchTimeout: opts.WebFetchTimeout,
 		WorkflowsOnly: opts.WorkflowsOnly, ShutdownGrace: opts.ShutdownGrace, Swept: opts.OnSwept,
-		Agent: &agent,
-		Register: func(r sdkworker.Registry, acts *activities.Activities) error {
-			for _, t := range opts.Tools {
-				if err := acts.RegisterCustom(r, t.Name(), t.activity); err != nil {
-					return fmt.Errorf("toolpipe: %w", err)
-				}
-			}
-			return nil
-		},
+		Agent: &agent, Tools: custom,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("toolpipe: %w", err)

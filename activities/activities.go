@@ -47,6 +47,9 @@ type Config struct {
 	// MCPEnvAllow are the variables .mcp.json's ${VAR} may expand when MCP is nil
 	// (mcptools.Env): the user's mcp-env-allow.
 	MCPEnvAllow []string
+	// Tools are the program's own tools (tool.NewCustom), run and offered beside
+	// the built-in ones: with them they make the worker's Registry.
+	Tools []tool.Tool
 }
 
 // Activities are the tool activities; register them with Register.
@@ -63,6 +66,8 @@ type Activities struct {
 	// fetcher and pageModel serve WebFetch; pageModel is nil without an API key.
 	fetcher   *webfetch.Fetcher
 	pageModel *pageModel
+	// reg is the worker's tools (tools.go).
+	reg *tool.Registry
 }
 
 // New validates cfg and returns the activities.
@@ -96,15 +101,38 @@ func New(cfg Config) (*Activities, error) {
 	if servers == nil {
 		servers = mcptools.NewManager(mcptools.WithLogger(log), mcptools.WithEnvAllow(cfg.MCPEnvAllow))
 	}
-	return &Activities{cfg: cfg, log: log, store: store, results: results, mcp: servers,
-		fetcher: newFetcher(cfg.WebFetch), pageModel: newPageModel(cfg.WebFetch.Model)}, nil
+	a := &Activities{cfg: cfg, log: log, store: store, results: results, mcp: servers,
+		fetcher: newFetcher(cfg.WebFetch), pageModel: newPageModel(cfg.WebFetch.Model)}
+	reg, err := tool.NewRegistry(append(builtins(a), cfg.Tools...)...)
+	if err != nil {
+		return nil, fmt.Errorf("activities: %w", err)
+	}
+	for _, t := range cfg.Tools {
+		if contract.ReservedName(t.Spec().Name) {
+			return nil, fmt.Errorf("activities: tool name %q is the name of one of toolpipe's activities (or starts with the SDK's reserved %q); a tool's activity is registered under its name: pick another name", t.Spec().Name, "__temporal")
+		}
+	}
+	a.reg = reg
+	return a, nil
 }
 
 // Register registers every tool activity under its tool name, which is the activity
-// type the Turn workflow schedules.
+// type the Turn workflow schedules, and the activities of the pipeline around the
+// calls.
 func (a *Activities) Register(r worker.ActivityRegistry) {
-	for name, fn := range a.Tools() {
-		r.RegisterActivityWithOptions(failingOnError(a.observed(name, fn)), activity.RegisterOptions{Name: name})
+	for _, name := range a.reg.Names() {
+		d, _ := a.reg.Lookup(name)
+		if d.InSession() {
+			continue // the session answers its calls
+		}
+		run := d.Run
+		if !d.IsBuiltin() {
+			// A program's function should not have to know about Temporal: it is
+			// kept alive and its output size-controlled here, as the built-in tools
+			// do for themselves.
+			run = a.limited(heartbeating(d.Run))
+		}
+		r.RegisterActivityWithOptions(failingOnError(a.observed(name, run)), activity.RegisterOptions{Name: name})
 	}
 	// A call that never became a tool activity, recorded as a failed one.
 	r.RegisterActivityWithOptions(RefusedCall, activity.RegisterOptions{Name: contract.RefusedCallActivityName})
@@ -121,24 +149,6 @@ func (a *Activities) Register(r worker.ActivityRegistry) {
 
 // ToolFunc runs one tool call.
 type ToolFunc = func(context.Context, tool.Call) (tool.Output, error)
-
-// Tools returns the tool functions by tool name, for the worker and for running
-// tools in-process (the benchmarks' baseline).
-func (a *Activities) Tools() map[string]ToolFunc {
-	tools := map[string]ToolFunc{
-		tool.BashName:     a.Bash,
-		tool.ReadName:     a.limited(a.Read),
-		tool.WriteName:    a.limited(a.Write),
-		tool.EditName:     a.limited(a.Edit),
-		tool.GlobName:     a.limited(a.Glob),
-		tool.GrepName:     a.Grep,
-		tool.WebFetchName: a.limited(a.WebFetch),
-	}
-	for name, fn := range tools {
-		tools[name] = a.responding(name, fn) // response.go
-	}
-	return tools
-}
 
 // limited applies size control to a tool that builds its output in memory (Bash and
 // Grep stream theirs through sizeControl instead).

@@ -25,7 +25,7 @@ func TestGrepInputFields(t *testing.T) {
 	}
 	testfs.Write(t, filepath.Join(dir, "big.txt"), b.String())
 	testfs.Write(t, filepath.Join(dir, "ctx.txt"), "a\nTODO x\nb\nc\n")
-	def, _ := tool.Lookup(tool.GrepName)
+	def := builtin(t, tool.GrepName)
 	cases := []struct {
 		in   map[string]any
 		want string

@@ -62,6 +62,9 @@ type AgentConfig struct {
 	IdleTimeout time.Duration
 	// Logger receives the activities' logs; nil means slog.Default().
 	Logger *slog.Logger
+	// Tools are the tools offered to the model: the worker's registry
+	// (Activities.Registry); nil means the built-in ones.
+	Tools *tool.Registry
 }
 
 // AgentConfigFromEnv reads the model's settings from the worker's environment:
@@ -104,6 +107,9 @@ func NewAgent(cfg AgentConfig) (*Agent, error) {
 	}
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = 2 * time.Minute
+	}
+	if cfg.Tools == nil {
+		cfg.Tools = Builtins()
 	}
 	log := cfg.Logger
 	if log == nil {

@@ -54,7 +54,7 @@ func (a *Agent) CallModel(ctx context.Context, req conversation.ModelRequest) (c
 	if err != nil {
 		return conversation.ModelReply{}, storeError(err)
 	}
-	params, err := buildParams(req, msgs)
+	params, err := buildParams(a.cfg.Tools, req, msgs)
 	if err != nil {
 		return conversation.ModelReply{}, temporal.NewApplicationErrorWithOptions("model: "+err.Error(),
 			contract.ErrModelRejected, temporal.ApplicationErrorOptions{NonRetryable: true})
@@ -195,7 +195,7 @@ func (a *Agent) finish(ctx context.Context, req conversation.ModelRequest, msg c
 	if err := a.convs.RemovePartial(req.SessionID, req.Seq); err != nil {
 		a.log.Warn("model: could not remove the partial message", "session", req.SessionID, "seq", req.Seq, "error", err)
 	}
-	return describe(req, stored, usage, cut), nil
+	return describe(a.cfg.Tools, req, stored, usage, cut), nil
 }
 
 // agentName is what Claude Code 2.1.328 calls its sub-agent tool, which it still
@@ -208,7 +208,7 @@ const agentName = "Agent"
 // isTask reports whether a tool_use block of the reply to req is a Task call, which
 // the Session runs itself.
 func isTask(req conversation.ModelRequest, name string) bool {
-	return name == conversation.TaskName || req.Task && name == agentName
+	return name == tool.TaskName || req.Task && name == agentName
 }
 
 // deliver hands a tool_use block to the turn; Task blocks are the Session's own, handed
@@ -223,7 +223,7 @@ func (a *Agent) deliver(ctx context.Context, req conversation.ModelRequest, b wi
 			return nil
 		}
 		wf := activity.GetInfo(ctx).WorkflowExecution
-		if err := a.cfg.Intake.DeliverTask(ctx, wf.ID, wf.RunID, req.TurnID, tool.Block{ID: b.ID, Name: conversation.TaskName, Input: b.Input}); err != nil {
+		if err := a.cfg.Intake.DeliverTask(ctx, wf.ID, wf.RunID, req.TurnID, tool.Block{ID: b.ID, Name: tool.TaskName, Input: b.Input}); err != nil {
 			return intakeError("session "+wf.ID, err)
 		}
 		return nil
@@ -262,23 +262,24 @@ func (a *Agent) openTurn(ctx context.Context, req conversation.ModelRequest) err
 // Task (Task calls are the session's sub-agents).
 func hasTurnCalls(blocks []wire.Block) bool {
 	for _, b := range blocks {
-		if b.Type == wire.BlockToolUse && b.Name != conversation.TaskName {
+		if b.Type == wire.BlockToolUse && b.Name != tool.TaskName {
 			return true
 		}
 	}
 	return false
 }
 
-// describe is what the workflow learns of a stored message.
-func describe(req conversation.ModelRequest, m conversation.Message, usage conversation.Usage, cut bool) conversation.ModelReply {
+// describe is what the workflow learns of a stored message; tools name its calls
+// (a program's own tool by its own Subject).
+func describe(tools *tool.Registry, req conversation.ModelRequest, m conversation.Message, usage conversation.Usage, cut bool) conversation.ModelReply {
 	r := conversation.ModelReply{Seq: req.Seq, Size: m.Size(), StopReason: m.StopReason, Usage: usage, Cut: cut}
 	for _, b := range m.Content {
 		if b.Type != wire.BlockToolUse {
 			continue
 		}
-		tu := conversation.ToolUse{ID: b.ID, Name: b.Name, Summary: tool.Describe(tool.Block{ID: b.ID, Name: b.Name, Input: b.Input})}
+		tu := conversation.ToolUse{ID: b.ID, Name: b.Name, Summary: tools.Describe(tool.Block{ID: b.ID, Name: b.Name, Input: b.Input})}
 		if isTask(req, b.Name) {
-			tu.Name, tu.Input = conversation.TaskName, b.Input
+			tu.Name, tu.Input = tool.TaskName, b.Input
 		}
 		tu.File = conversation.EditedFile(b.Name, b.Input) // the session's history (turns.go)
 		r.ToolUses = append(r.ToolUses, tu)

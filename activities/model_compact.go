@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/wire"
 )
 
@@ -55,10 +56,10 @@ func (a *Agent) CompactConversation(ctx context.Context, req contract.CompactReq
 	if s := strings.TrimSpace(req.Instructions); s != "" {
 		prompt += "\n\nAdditional instructions for this summary:\n" + s
 	}
-	drop := fitDrop(mr, msgs, prompt, req.FitTokens, req.RefusedTokens)
+	drop := fitDrop(a.cfg.Tools, mr, msgs, prompt, req.FitTokens, req.RefusedTokens)
 	for tries := 0; ; tries++ {
 		send := append(cleanStart(msgs[drop:]), conversation.UserText(prompt))
-		params, err := buildParams(mr, send)
+		params, err := buildParams(a.cfg.Tools, mr, send)
 		if err != nil {
 			return contract.CompactReply{}, temporal.NewApplicationErrorWithOptions("model: "+err.Error(),
 				contract.ErrModelRejected, temporal.ApplicationErrorOptions{NonRetryable: true})
@@ -97,12 +98,12 @@ func (a *Agent) CompactConversation(ctx context.Context, req contract.CompactReq
 // estimate is the request's JSON size at the tokens per byte the refused request had
 // (refused tokens for the same messages without the prompt), else at bytes/4. At
 // least the last two messages are always sent.
-func fitDrop(mr conversation.ModelRequest, msgs []conversation.Message, prompt string, fit, refused int) int {
+func fitDrop(tools *tool.Registry, mr conversation.ModelRequest, msgs []conversation.Message, prompt string, fit, refused int) int {
 	if fit <= 0 || len(msgs) <= 2 {
 		return 0
 	}
 	size := func(send []conversation.Message) int {
-		p, err := buildParams(mr, send)
+		p, err := buildParams(tools, mr, send)
 		if err != nil {
 			return 0 // the request itself reports it
 		}

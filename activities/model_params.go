@@ -14,7 +14,7 @@ import (
 
 // buildParams turns stored messages into a streaming Messages request. The same
 // messages always give the same request, so the provider's prompt cache hits.
-func buildParams(req conversation.ModelRequest, msgs []conversation.Message) (anthropic.MessageNewParams, error) {
+func buildParams(tools *tool.Registry, req conversation.ModelRequest, msgs []conversation.Message) (anthropic.MessageNewParams, error) {
 	p := anthropic.MessageNewParams{Model: req.Model, MaxTokens: int64(req.MaxTokens)}
 	if req.System != "" {
 		p.System = []anthropic.TextBlockParam{{Text: req.System}}
@@ -47,11 +47,11 @@ func buildParams(req conversation.ModelRequest, msgs []conversation.Message) (an
 			return p, fmt.Errorf("message %d: role %q", i, m.Role)
 		}
 	}
-	tools := tool.APIToolsWithMCP(req.MCPTools)
+	offered := tools.APIToolsWithMCP(req.MCPTools)
 	if req.Task {
-		tools = append(tools, conversation.TaskTool)
+		offered = append(offered, tool.TaskTool)
 	}
-	for _, t := range tools {
+	for _, t := range offered {
 		if slices.Contains(req.Disabled, t.Name) {
 			continue // a deny rule names it whole: not offered, as in Claude Code
 		}

@@ -15,7 +15,7 @@ import (
 // as their constants say: changing a limit without its description fails here.
 func TestToolDescriptionsStateActivityLimits(t *testing.T) {
 	descs := map[string]string{}
-	for _, at := range tool.APITools() {
+	for _, at := range Builtins().APITools() {
 		descs[at.Name] = at.Description
 	}
 	for _, c := range []struct{ tool, want string }{

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -21,6 +22,164 @@ import (
 	"github.com/toolpipe/toolpipe/persisted"
 	"github.com/toolpipe/toolpipe/tool"
 )
+
+// readTool is Read (Claude Code's FileRead): a text file's lines, numbered.
+type readTool struct {
+	tool.Base
+	a *Activities // nil in Builtins: its declaration only
+}
+
+func (readTool) Spec() tool.Spec {
+	return tool.Spec{Name: tool.ReadName, Description: readDescription, InputSchema: readSchema,
+		MaxResultSizeChars: tool.Unlimited, Interrupt: tool.InterruptCancel, MaxInputBytes: maxShortInputBytes,
+		Builtin: true, Coerce: true}
+}
+
+const readDescription = `Reads a text file and returns its lines numbered from 1, each as the line number, a tab and the line.
+
+- file_path should be an absolute path (a relative one is taken from the working directory).
+- Without offset and limit it returns every line. For a long file, read the part you need: offset is the 1-based line to start at and limit the number of lines.
+- A Jupyter notebook (.ipynb) is shown as its cells, each with its outputs. A UTF-16 file with a byte-order mark is shown as text; a file that is not valid UTF-8 is shown with a note, and Edit and Write refuse it.
+- A file over 256 KB is refused unless offset or limit is given, and any result over 25,000 tokens is refused: read a range, or find the lines you need with Grep first. allow_large lifts these limits, up to 800,000 characters, for when you really need the whole file.
+- Read a file before you Edit or Write it: both refuse an existing file that was not read.
+- When you need several files, Read them all in one message: independent Reads run in parallel. Reading a file that may turn out not to be useful is fine.
+- It reads files, not directories: list a directory with Glob (or ls with Bash). A path that does not exist is an error; Glob finds the right one.
+- Binary files, images and PDFs are not shown as text: the result says how to look into them with a shell command.
+- An empty file, or an offset past the end, is reported with a warning instead of lines.
+- A tool result saved to a file (a <persisted-output> block names its path) is read with this tool.`
+
+const readSchema = `{
+  "type": "object",
+  "properties": {
+    "file_path": {"type": "string", "description": "The absolute path to the file to read (a relative one is taken from the working directory)"},
+    "offset": {"type": "integer", "description": "The line number to start reading from (1-based). Only provide if the file is too large to read at once"},
+    "limit": {"type": "integer", "description": "The number of lines to read (default: all). Only provide if the file is too large to read at once"},
+    "pages": {"type": "string", "description": "Page range for PDF files (e.g. \"1-5\", \"3\"); ignored for other files"},
+    "allow_large": {"type": "boolean", "description": "Read a text file, or a range of one, over the usual size limits (256 KB without a range, 25,000 tokens), up to a hard cap. Only when you genuinely need all of it; otherwise read a range or search with Grep"}
+  },
+  "required": ["file_path"],
+  "additionalProperties": false
+}`
+
+// readInput is the input of Read (Claude Code's FilereadInput).
+type readInput struct {
+	FilePath string `json:"file_path"`
+	// Offset is the first line (1-based); absent, zero or negative: the start.
+	Offset *int `json:"offset,omitempty"`
+	// Limit is how many lines; absent, zero or negative: the default.
+	Limit *int `json:"limit,omitempty"`
+	// Pages is a PDF page range ("3", "1-5"); ignored for other files.
+	Pages string `json:"pages,omitempty"`
+	// AllowLarge lifts the size and token limits, up to a hard cap.
+	AllowLarge bool `json:"allow_large,omitempty"`
+}
+
+// Ranged says the call names a line range, which a file over the size limit needs.
+func (r readInput) Ranged() bool { return r.Offset != nil || r.Limit != nil }
+
+// IsConcurrencySafe: always.
+func (readTool) IsConcurrencySafe(json.RawMessage) bool { return true }
+
+// RepairInput: Claude Code 2.1.328's renames (its FileRead coerceInput).
+func (readTool) RepairInput(in map[string]any) (string, bool) { return repairRead(in) }
+
+// Summary: the path.
+func (t readTool) Summary(input json.RawMessage) string {
+	return tool.Title(tool.ReadName, tool.Code(t.Subject(input), true))
+}
+
+// Access: the file, under Read rules.
+func (t readTool) Access(input json.RawMessage) tool.Access {
+	return tool.Access{Kind: tool.AccessRead, Paths: []string{filePath(input)}}
+}
+
+// Run reads the file; for PostToolUse hooks, the tool_response is FileReadOutput.
+func (t readTool) Run(ctx context.Context, call tool.Call) (tool.Output, error) {
+	if t.a == nil {
+		return tool.Output{}, errUnbound(call)
+	}
+	out, err := t.a.limited(t.a.Read)(ctx, call)
+	return responding(call, out, err, func() any { return readResponseOf(call) })
+}
+
+// readResponse is FileReadOutput (sdk-tools.d.ts) of a text file.
+type readResponse struct {
+	Type string   `json:"type"`
+	File readFile `json:"file"`
+}
+
+type readFile struct {
+	FilePath   string `json:"filePath"`
+	Content    string `json:"content"`
+	NumLines   int    `json:"numLines"`
+	StartLine  int    `json:"startLine"`
+	TotalLines int    `json:"totalLines"`
+}
+
+// readResponseOf reads the file again for the range the call showed.
+func readResponseOf(call tool.Call) any {
+	var in readInput
+	if json.Unmarshal(call.Input, &in) != nil {
+		return nil
+	}
+	path := resolve(call.Workdir, in.FilePath)
+	text := fileText(call)
+	if text == nil {
+		return nil
+	}
+	// Claude Code splits on "\n": "alpha\n" is two lines, the second empty.
+	lines := strings.Split(*text, "\n")
+	offset, limit := 0, 0
+	if in.Offset != nil {
+		offset = *in.Offset
+	}
+	if in.Limit != nil {
+		limit = *in.Limit
+	}
+	start := max(offset, 1)
+	from := min(start-1, len(lines))
+	to := len(lines)
+	if limit > 0 {
+		to = min(from+limit, len(lines))
+	}
+	shown := lines[from:to]
+	return readResponse{Type: "text", File: readFile{FilePath: path, Content: strings.Join(shown, "\n"),
+		NumLines: len(shown), StartLine: start, TotalLines: len(lines)}}
+}
+
+// repairRead: offset and limit sent as arrays of one, a negative offset or a limit
+// under 1 (dropped: the defaults), `length` for `limit`, and a `description`
+// (dropped).
+func repairRead(in map[string]any) (string, bool) {
+	changed := false
+	for _, k := range []string{"offset", "limit"} {
+		if a, ok := in[k].([]any); ok && len(a) == 1 {
+			in[k], changed = a[0], true
+		}
+	}
+	if n, ok := tool.WholeNumber(in["offset"]); ok && n < 0 {
+		delete(in, "offset")
+		changed = true
+	}
+	if n, ok := tool.WholeNumber(in["limit"]); ok && n <= 0 {
+		delete(in, "limit")
+		changed = true
+	}
+	if v, ok := in["length"]; ok {
+		if _, has := in["limit"]; !has {
+			if n, ok := tool.WholeNumber(v); ok && n > 0 {
+				in["limit"] = json.Number(strconv.FormatFloat(n, 'f', -1, 64))
+			}
+		}
+		delete(in, "length")
+		changed = true
+	}
+	if p, ok := in["pages"].(string); ok && strings.TrimSpace(p) == "" {
+		delete(in, "pages") // Claude Code's schema drops a blank page range
+		changed = true
+	}
+	return "", tool.Dropped(in, "description") || changed
+}
 
 // Read's limits, Claude Code's (2.1.328): a file over 256 KB only with a range; a
 // result over 25,000 tokens never. allow_large lifts both up to a hard cap, so one
@@ -36,7 +195,7 @@ const (
 // the line, joined by newlines), from offset (1-based) for limit lines. Its texts,
 // errors included, are Claude Code's, so a model sees what it was trained on.
 func (a *Activities) Read(ctx context.Context, call tool.Call) (tool.Output, error) {
-	var in tool.ReadInput
+	var in readInput
 	if err := json.Unmarshal(call.Input, &in); err != nil {
 		return tool.Output{}, badCall(call, err)
 	}
@@ -143,7 +302,7 @@ func (r *readResult) notText() string {
 // limits bound a result). A file that starts FF FE is UTF-16LE; other bytes that
 // are not UTF-8 show as U+FFFD, one for each invalid sequence, as Claude Code
 // shows them.
-func readLines(ctx context.Context, f io.Reader, in tool.ReadInput) (*readResult, error) {
+func readLines(ctx context.Context, f io.Reader, in readInput) (*readResult, error) {
 	first, limit := 1, math.MaxInt-1
 	if in.Offset != nil && *in.Offset > 0 {
 		first = *in.Offset

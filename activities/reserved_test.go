@@ -6,7 +6,6 @@ import (
 	"go.temporal.io/sdk/activity"
 
 	"github.com/toolpipe/toolpipe/contract"
-	"github.com/toolpipe/toolpipe/tool"
 )
 
 // nameRecorder is a worker.ActivityRegistry that keeps the registered names.
@@ -33,7 +32,7 @@ func TestEveryRegisteredActivityIsReserved(t *testing.T) {
 	acts.Register(&names)
 	agent.Register(&names)
 	for _, n := range names {
-		if _, isTool := tool.Lookup(n); isTool {
+		if _, isTool := acts.Registry().Lookup(n); isTool {
 			continue
 		}
 		if !contract.ReservedName(n) {

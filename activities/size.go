@@ -22,8 +22,8 @@ func (a *Activities) threshold(call tool.Call) int {
 	declared := persistence.DefaultMaxResultSizeChars
 	if call.Declared != nil {
 		declared = call.Declared.MaxResultSizeChars
-	} else if def, ok := tool.Lookup(call.Name); ok {
-		declared = def.MaxResultSizeChars
+	} else if def, ok := a.reg.Lookup(call.Name); ok {
+		declared = def.MaxResultSizeChars()
 	}
 	var override int
 	var has bool

@@ -88,15 +88,20 @@ func (a *Activities) noteExit(call tool.Call, code int) {
 func (a *Activities) observed(name string, fn ToolFunc) ToolFunc {
 	return func(ctx context.Context, call tool.Call) (tool.Output, error) {
 		safe := false // as the turn scheduled it; an older workflow's call says nothing
+		summary := tool.Describe(tool.Block{ID: call.ToolUseID, Name: name, Input: call.Input})
+		def, known := a.reg.Lookup(name)
+		if known {
+			summary = def.Describe(call.Input)
+		}
 		if call.Declared != nil {
 			safe = call.Declared.Safe
-		} else if def, ok := tool.Lookup(name); ok {
+		} else if known {
 			safe = def.IsConcurrencySafe(call.Input)
 		}
 		attrs := []attribute.KeyValue{
 			contract.AttrOperation.String("execute_tool"), contract.AttrToolName.String(name), contract.AttrToolCallID.String(call.ToolUseID),
 			contract.AttrSessionID.String(call.SessionID), contract.AttrConcurrentSafe.Bool(safe),
-			contract.AttrSummary.String(tool.Describe(tool.Block{ID: call.ToolUseID, Name: name, Input: call.Input})),
+			contract.AttrSummary.String(summary),
 		}
 		if activity.IsActivity(ctx) {
 			attrs = append(attrs, contract.AttrAttempt.Int(int(activity.GetInfo(ctx).Attempt)))

@@ -5,12 +5,101 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/webfetch"
 )
+
+// webFetchTool is WebFetch: a page fetched, and the call's prompt answered about it.
+type webFetchTool struct {
+	tool.Base
+	a *Activities // nil in Builtins: its declaration only
+}
+
+func (webFetchTool) Spec() tool.Spec {
+	return tool.Spec{Name: tool.WebFetchName, Description: webFetchDescription, InputSchema: webFetchSchema,
+		Interrupt: tool.InterruptCancel, MaxInputBytes: maxShortInputBytes,
+		Builtin: true, Coerce: true, RepairIfValid: true}
+}
+
+const webFetchDescription = `Fetches a URL and answers prompt about the page: HTML is converted to markdown, and a small model reads it (the first 100,000 characters) and answers; when no model is configured you get the markdown itself.
+
+- url must be a full http or https URL of at most 2,000 characters; http is upgraded to https (except for localhost and IP addresses).
+- prompt says what to extract: be specific, the answer is short.
+- A redirect to the same host is followed; a redirect to another host is reported, not followed: fetch the new URL with a new call.
+- Pages are cached for 15 minutes, so fetching again is cheap. Binary content (images, archives) is refused.
+- It only reads. Use it for documentation and pages the user points to; read local files with Read.`
+
+const webFetchSchema = `{
+  "type": "object",
+  "properties": {
+    "url": {"type": "string", "minLength": 1, "description": "The URL to fetch"},
+    "prompt": {"type": "string", "description": "What to extract from the page"}
+  },
+  "required": ["url", "prompt"],
+  "additionalProperties": false
+}`
+
+// webFetchInput is the input of WebFetch.
+type webFetchInput struct {
+	URL    string `json:"url"`
+	Prompt string `json:"prompt"`
+}
+
+// IsConcurrencySafe: always.
+func (webFetchTool) IsConcurrencySafe(json.RawMessage) bool { return true }
+
+// CheckInput wants an absolute http or https URL.
+func (webFetchTool) CheckInput(in json.RawMessage) error {
+	var w webFetchInput
+	if err := json.Unmarshal(in, &w); err != nil {
+		return err
+	}
+	u, err := url.Parse(w.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("url %q is not an absolute http or https URL", w.URL)
+	}
+	return nil
+}
+
+// RepairInput drops other fetch tools' parameters, when that makes the input valid.
+func (webFetchTool) RepairInput(in map[string]any) (string, bool) { return repairWebFetch(in) }
+
+// Summary: the URL.
+func (t webFetchTool) Summary(input json.RawMessage) string {
+	return tool.Title(tool.WebFetchName, tool.Code(t.Subject(input), false))
+}
+
+// Access: the URL, under WebFetch's domain rules.
+func (webFetchTool) Access(input json.RawMessage) tool.Access {
+	var in webFetchInput
+	_ = json.Unmarshal(input, &in) // validated against the schema before
+	return tool.Access{Kind: tool.AccessURL, URL: in.URL}
+}
+
+func (t webFetchTool) Run(ctx context.Context, call tool.Call) (tool.Output, error) {
+	if t.a == nil {
+		return tool.Output{}, errUnbound(call)
+	}
+	return t.a.limited(t.a.WebFetch)(ctx, call)
+}
+
+// webFetchDropped are parameters of other fetch tools that WebFetch ignores.
+var webFetchDropped = []string{"text_content_token_limit", "html_extraction_method", "web_fetch_pdf_extract_text"}
+
+// repairWebFetch drops them.
+func repairWebFetch(in map[string]any) (string, bool) {
+	changed := false
+	for _, k := range webFetchDropped {
+		if tool.Dropped(in, k) {
+			changed = true
+		}
+	}
+	return "", changed
+}
 
 // WebFetchConfig configures the WebFetch tool. The zero value refuses private
 // addresses and returns pages as markdown.
@@ -46,7 +135,7 @@ func newFetcher(cfg WebFetchConfig) *webfetch.Fetcher {
 // Fetch failures are results the model can act on, never activity failures: a
 // read-only tool would otherwise be retried against the same refusal.
 func (a *Activities) WebFetch(ctx context.Context, call tool.Call) (tool.Output, error) {
-	var in tool.WebFetchInput
+	var in webFetchInput
 	if err := json.Unmarshal(call.Input, &in); err != nil {
 		return tool.Output{}, badCall(call, err)
 	}

@@ -46,7 +46,8 @@ func webActs(t *testing.T, cfg WebFetchConfig) *Activities {
 
 func fetch(t *testing.T, a *Activities, url, prompt string) tool.Output {
 	t.Helper()
-	out, err := a.Tools()[tool.WebFetchName](context.Background(), call(t, tool.WebFetchName, t.TempDir(), tool.WebFetchInput{URL: url, Prompt: prompt}))
+	def, _ := a.Registry().Lookup(tool.WebFetchName)
+	out, err := def.Run(context.Background(), call(t, tool.WebFetchName, t.TempDir(), webFetchInput{URL: url, Prompt: prompt}))
 	if err != nil {
 		t.Fatal(err)
 	}

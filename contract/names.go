@@ -89,3 +89,15 @@ const (
 	// ErrTurnIntake: a tool_use block could not be handed to the running turn.
 	ErrTurnIntake = "TurnIntake"
 )
+
+// Error types of a tool attempt that its worker's end stopped (package worker
+// reports them): both count as a lost worker, like a heartbeat timeout, and the
+// turn's lost-worker rule applies (DESIGN §6).
+const (
+	// ErrWorkerLost: another worker found the attempt's worker process dead (its
+	// lock in the state directory was free) and failed the attempt at once.
+	ErrWorkerLost = "WorkerLost"
+	// ErrWorkerShutdown: the worker shut down gracefully while the tool ran and
+	// stopped it when its grace ran out.
+	ErrWorkerShutdown = "WorkerShutdown"
+)

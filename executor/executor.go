@@ -14,12 +14,11 @@ import (
 	"github.com/toolpipe/toolpipe/tool"
 )
 
-// ToolFunc runs one tool call.
-type ToolFunc = func(context.Context, tool.Call) (tool.Output, error)
-
 // Config holds what the executor runs tools with.
 type Config struct {
-	Tools     map[string]ToolFunc
+	// Tools are the tools it runs, as a worker's (activities.Activities.Registry):
+	// each call runs its tool's Run in-process.
+	Tools     *tool.Registry
 	SessionID string
 	Workdir   string
 }
@@ -29,7 +28,7 @@ type Executor struct{ cfg Config }
 
 // New validates cfg.
 func New(cfg Config) (*Executor, error) {
-	if len(cfg.Tools) == 0 {
+	if len(cfg.Tools.Names()) == 0 {
 		return nil, errors.New("executor: Config.Tools is empty")
 	}
 	return &Executor{cfg: cfg}, nil
@@ -47,7 +46,7 @@ func (e *Executor) Run(ctx context.Context, blocks []tool.Block) ([]tool.Result,
 
 // start tracks blocks and starts what the scheduling rule allows.
 func (e *Executor) start(ctx context.Context, blocks []tool.Block) (*run, error) {
-	t := &run{e: e, tracker: scheduler.New(), done: make(chan struct{}), cancels: map[string]context.CancelFunc{},
+	t := &run{e: e, tracker: scheduler.New(e.cfg.Tools), done: make(chan struct{}), cancels: map[string]context.CancelFunc{},
 		notes: map[string]string{}}
 	t.siblingCtx, t.cancelSiblings = context.WithCancel(ctx)
 	t.mu.Lock()
@@ -58,7 +57,7 @@ func (e *Executor) start(ctx context.Context, blocks []tool.Block) (*run, error)
 			return nil, fmt.Errorf("executor: %w", err)
 		}
 		b.Name = tool.Canonical(b.Name)
-		if def, ok := tool.Lookup(b.Name); ok {
+		if def, ok := e.cfg.Tools.Lookup(b.Name); ok {
 			// Inputs are read as the Turn workflow reads them (tool.Definition.Repair).
 			var note string
 			b.Input, note = def.Repair(b.Input)
@@ -145,14 +144,13 @@ func (t *run) start(x *scheduler.Tracked) bool {
 	if t.closed {
 		return false // the run ended with an error: start nothing more
 	}
-	def, _ := tool.Lookup(x.Block.Name)
+	def, _ := t.e.cfg.Tools.Lookup(x.Block.Name)
 	id := x.Block.ID
 	if err := def.ValidateRepaired(x.Block.Input); err != nil {
 		t.check(t.tracker.Reject(id, tool.ErrorResult(id, tool.UseError(err.Error())))) // as the Turn workflow
 		return true
 	}
-	fn := t.e.cfg.Tools[x.Block.Name]
-	if fn == nil {
+	if def.InSession() {
 		_, err := t.tracker.Complete(id, tool.ErrorResult(id, "Error: tool not available in-process: "+x.Block.Name), nil)
 		t.check(err)
 		return true
@@ -162,7 +160,7 @@ func (t *run) start(x *scheduler.Tracked) bool {
 	call := tool.Call{SessionID: t.e.cfg.SessionID, ToolUseID: id, Name: x.Block.Name, Input: x.Block.Input,
 		Workdir: t.e.cfg.Workdir, ReadFiles: t.context.ReadFiles, PartialFiles: t.context.PartialFiles}
 	go func() {
-		out, err := fn(ctx, call)
+		out, err := def.Run(ctx, call)
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		delete(t.cancels, id)

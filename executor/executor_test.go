@@ -26,7 +26,7 @@ func TestExecutorMatchesTurnSemantics(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "f.txt")
 	os.WriteFile(file, []byte("alpha\n"), 0o644)
-	ex, err := New(Config{Tools: acts.Tools(), SessionID: "s", Workdir: dir})
+	ex, err := New(Config{Tools: acts.Registry(), SessionID: "s", Workdir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,10 +60,7 @@ func TestExecutorMatchesTurnSemantics(t *testing.T) {
 // recording the tool's outcome twice.
 func TestRefusedOutcomeEndsTheRun(t *testing.T) {
 	release := make(chan struct{})
-	ex, err := New(Config{Tools: map[string]ToolFunc{tool.ReadName: func(ctx context.Context, c tool.Call) (tool.Output, error) {
-		<-release
-		return tool.Output{Content: "late"}, nil
-	}}})
+	ex, err := New(Config{Tools: tool.MustRegistry(lateTool{release: release})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,4 +80,19 @@ func TestRefusedOutcomeEndsTheRun(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "not executing") {
 		t.Fatalf("Run = %v, %v; want the tracker's refusal", res, err)
 	}
+}
+
+// lateTool answers once release is closed.
+type lateTool struct {
+	tool.Base
+	release chan struct{}
+}
+
+func (lateTool) Spec() tool.Spec {
+	return tool.Spec{Name: tool.ReadName, Description: "Reads late.", InputSchema: `{"type":"object"}`}
+}
+
+func (t lateTool) Run(context.Context, tool.Call) (tool.Output, error) {
+	<-t.release
+	return tool.Output{Content: "late"}, nil
 }

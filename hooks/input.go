@@ -1,11 +1,8 @@
 package hooks
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-
-	"github.com/toolpipe/toolpipe/tool"
 )
 
 // Input is the JSON a hook command reads on stdin, with Claude Code's field names:
@@ -104,88 +101,15 @@ func (e Event) IsToolEvent() bool {
 }
 
 // Encode returns the stdin text. Struct fields marshal in a fixed order, so the same
-// input gives the same bytes on replay.
+// input gives the same bytes on replay. ToolInput and ToolResponse are as the tool
+// gives them to hooks (tool.Definition.HookInput, HookResponse).
 func (in Input) Encode() (string, error) {
 	if in.HookEventName.IsToolEvent() && len(in.ToolInput) == 0 {
 		in.ToolInput = json.RawMessage("{}")
-	}
-	if in.HookEventName.IsToolEvent() {
-		in.ToolInput = withDefaults(in.ToolName, in.ToolInput)
 	}
 	b, err := json.Marshal(in)
 	if err != nil {
 		return "", fmt.Errorf("hooks: encode input: %w", err)
 	}
 	return string(b), nil
-}
-
-// withDefaults adds to a tool input the defaults Claude Code's input schemas fill in
-// before its hooks see the input: Edit's replace_all (false). The input's own bytes
-// are kept, the default appended, so hooks get the same text on every replay.
-func withDefaults(toolName string, input json.RawMessage) json.RawMessage {
-	if toolName != "Edit" {
-		return input
-	}
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(input, &fields) != nil {
-		return input
-	}
-	if _, ok := fields["replace_all"]; ok {
-		return input
-	}
-	t := bytes.TrimRight(input, " \t\r\n")
-	if len(t) == 0 || t[len(t)-1] != '}' {
-		return input
-	}
-	sep := ","
-	if len(fields) == 0 {
-		sep = ""
-	}
-	out := append(append([]byte{}, t[:len(t)-1]...), sep+`"replace_all":false}`...)
-	return out
-}
-
-// ToolResponse is PostToolUse's tool_response when the tool activity gave no
-// structured output (an MCP tool, a result from before structured outputs, a tool
-// that failed before it could build one): the fields hooks written for Claude Code
-// read most, derived from the result text where that is honest.
-func ToolResponse(toolName string, input json.RawMessage, content string) json.RawMessage {
-	var resp any
-	switch toolName {
-	case tool.BashName:
-		resp = BashResponse{Stdout: trimFinalNewline(content), Stderr: ""}
-	case tool.WriteName, tool.EditName:
-		var in struct {
-			FilePath string `json:"file_path"`
-		}
-		_ = json.Unmarshal(input, &in) // validated before the call
-		resp = map[string]any{"filePath": in.FilePath}
-	default:
-		resp = content
-	}
-	b, _ := json.Marshal(resp) // fixed types and sorted map keys: deterministic
-	return b
-}
-
-// BashResponse is Bash's tool_response (sdk-tools.d.ts BashOutput). Claude Code
-// runs the command with stderr joined to stdout, so Stderr is empty and Stdout
-// holds both, with the final newline trimmed.
-type BashResponse struct {
-	Stdout           string `json:"stdout"`
-	Stderr           string `json:"stderr"`
-	Interrupted      bool   `json:"interrupted"`
-	IsImage          bool   `json:"isImage"`
-	NoOutputExpected bool   `json:"noOutputExpected"`
-	BackgroundTaskID string `json:"backgroundTaskId,omitempty"`
-	// PersistedOutputPath and PersistedOutputSize are set when the output was
-	// over its threshold and saved whole to a file.
-	PersistedOutputPath string `json:"persistedOutputPath,omitempty"`
-	PersistedOutputSize int64  `json:"persistedOutputSize,omitempty"`
-}
-
-func trimFinalNewline(s string) string {
-	if n := len(s); n > 0 && s[n-1] == '\n' {
-		return s[:n-1]
-	}
-	return s
 }

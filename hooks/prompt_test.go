@@ -93,27 +93,6 @@ func TestPromptHooksSelected(t *testing.T) {
 	}
 }
 
-// Hooks see an Edit's input with Claude Code's default replace_all: false added;
-// an input that sets it, and other tools' inputs, are sent as they are.
-func TestEditInputDefaults(t *testing.T) {
-	enc := func(name, input string) string {
-		s, err := Input{HookEventName: PreToolUse, ToolName: name, ToolInput: []byte(input)}.Encode()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	for _, c := range []struct{ name, in, want string }{
-		{"Edit", `{"file_path":"/a","old_string":"x","new_string":"y"}`, `"tool_input":{"file_path":"/a","old_string":"x","new_string":"y","replace_all":false}`},
-		{"Edit", `{"file_path":"/a","old_string":"x","new_string":"y","replace_all":true}`, `"tool_input":{"file_path":"/a","old_string":"x","new_string":"y","replace_all":true}`},
-		{"Write", `{"file_path":"/a","content":""}`, `"tool_input":{"file_path":"/a","content":""}`},
-	} {
-		if got := enc(c.name, c.in); !strings.Contains(got, c.want) {
-			t.Errorf("%s %s: %s", c.name, c.in, got)
-		}
-	}
-}
-
 // FuzzParsePrompt feeds arbitrary model answers to ParsePrompt, which runs in
 // workflow code: no panic, deterministic, and only a well-formed ok: false blocks.
 func FuzzParsePrompt(f *testing.F) {

@@ -3,6 +3,8 @@ package permissions
 import (
 	"fmt"
 	"strings"
+
+	"github.com/toolpipe/toolpipe/tool"
 )
 
 // Request is one tool call as Decide needs to see it.
@@ -10,6 +12,10 @@ type Request struct {
 	// Tool is the tool's name: Bash, Read, Edit, Write, Glob, Grep,
 	// WebFetch, mcp__server__tool, or another tool's name.
 	Tool string
+	// Kind is which rules beside Tool's own apply (tool.Access.Kind): a tool
+	// that reads files is judged as Read is, one that changes them as Edit;
+	// "" takes the kind of the built-in tool named Tool.
+	Kind tool.AccessKind
 	// Command is the Bash command.
 	Command string
 	// Paths are the files or directories a file tool touches, absolute,
@@ -148,20 +154,38 @@ type call struct {
 
 func newCall(req *Request, pol *Policy) *call {
 	c := &call{req: req, pol: pol}
-	switch req.Tool {
-	case ToolBash:
+	switch req.access() {
+	case tool.AccessCommand:
 		c.kind = kindBash
-	case ToolRead, ToolGlob, ToolGrep:
+	case tool.AccessRead:
 		c.kind = kindRead
 		c.paths = pol.cleanPaths(req.Paths)
-	case ToolEdit, ToolWrite:
+	case tool.AccessEdit:
 		c.kind = kindEdit
 		c.paths = pol.cleanPaths(req.Paths)
-	case ToolWebFetch:
+	case tool.AccessURL:
 		c.kind = kindWebFetch
 		c.host = hostOf(req.URL)
 	}
 	return c
+}
+
+// access is the request's kind, or the kind of the built-in tool it names.
+func (req *Request) access() tool.AccessKind {
+	if req.Kind != "" {
+		return req.Kind
+	}
+	switch req.Tool {
+	case ToolBash:
+		return tool.AccessCommand
+	case ToolRead, ToolGlob, ToolGrep:
+		return tool.AccessRead
+	case ToolEdit, ToolWrite:
+		return tool.AccessEdit
+	case ToolWebFetch:
+		return tool.AccessURL
+	}
+	return tool.AccessOther
 }
 
 // parse splits the Bash command on first use: rules without a specifier and
@@ -175,19 +199,19 @@ func (c *call) parse() bool {
 }
 
 // applies reports whether rule r is about this call's tool. Read rules also
-// cover Glob and Grep, and Edit rules cover Write, as in Claude Code; an MCP
-// server rule covers each of the server's tools.
+// cover the other tools that read files (Glob, Grep), and Edit rules those that
+// change them (Write, NotebookEdit), as in Claude Code; an MCP server rule covers
+// each of the server's tools.
 func (c *call) applies(r Rule) bool {
-	tool := c.req.Tool
 	switch {
-	case r.Tool == tool:
+	case r.Tool == c.req.Tool:
 		return true
 	case r.Tool == ToolRead:
-		return tool == ToolGlob || tool == ToolGrep
+		return c.kind == kindRead
 	case r.Tool == ToolEdit:
-		return tool == ToolWrite
+		return c.kind == kindEdit
 	}
-	return serverRuleCovers(r.Tool, tool)
+	return serverRuleCovers(r.Tool, c.req.Tool)
 }
 
 // serverRuleCovers reports whether ruleTool names a whole MCP server (mcp__server)

@@ -86,9 +86,12 @@ func (r Rule) MarshalText() ([]byte, error) {
 	return []byte(r.String()), nil
 }
 
-// UnmarshalText parses text with ParseRule.
+// UnmarshalText parses text as ParseRuleFor does, with every tool name known: a
+// serialised rule (a turn's policy in its workflow input) was checked against the
+// tools where it was loaded, and the worker decoding it may not know the loader's
+// tools.
 func (r *Rule) UnmarshalText(text []byte) error {
-	parsed, err := ParseRule(string(text))
+	parsed, err := ParseRuleFor(string(text), func(string) bool { return true })
 	if err != nil {
 		return err
 	}
@@ -100,7 +103,15 @@ func (r *Rule) UnmarshalText(text []byte) error {
 // permissions.ask. Parentheses inside the specifier must balance, because
 // the rule ends at the last ')' and an unbalanced one almost always means a
 // typo; a command with a lone parenthesis can still be matched with '*'.
-func ParseRule(s string) (Rule, error) {
+//
+// It knows the tools of Claude Code's rule vocabulary and MCP names; ParseRuleFor
+// knows more.
+func ParseRule(s string) (Rule, error) { return ParseRuleFor(s, nil) }
+
+// ParseRuleFor is ParseRule that also takes a rule naming one of the tools known
+// reports (a worker's registry: a program's own tools, later built-in ones), whole:
+// without a specifier, as rules name MCP tools.
+func ParseRuleFor(s string, known func(name string) bool) (Rule, error) {
 	text := strings.TrimSpace(s)
 	if text == "" {
 		return Rule{}, errors.New("permissions: empty rule")
@@ -137,9 +148,9 @@ func ParseRule(s string) (Rule, error) {
 			return Rule{}, ruleErr(text, "MCP rules take no specifier; write %s or %s__TOOL", name, name)
 		}
 		r.Tool, err = normaliseMCP(name)
-	case isCustomTool(name):
+	case known != nil && known(name):
 		if hasSpec {
-			return Rule{}, ruleErr(text, "rules for the custom tool %s take no specifier; write %s", name, name)
+			return Rule{}, ruleErr(text, "rules for the tool %s take no specifier; write %s", name, name)
 		}
 	default:
 		return Rule{}, unknownTool(text, name)

@@ -28,7 +28,10 @@ type Tracked struct {
 	Modifier  *tool.Modifier
 	// Known is false for a tool that does not exist (it failed fast).
 	Known bool
-	// Description names the call for people (tool.Describe), computed once: the
+	// CancelsSiblings: an error result of this call, once it ran, cancels its
+	// siblings (tool.Spec.CancelsSiblings: Bash).
+	CancelsSiblings bool
+	// Description names the call for people (tool.Definition.Describe), computed once: the
 	// turn's UI details show it after every scheduling step, and parsing a large
 	// input (a 5 MB Write) each time would cost more than the step.
 	Description string
@@ -46,26 +49,22 @@ type Tracker struct {
 	// says whether a message came with it.
 	interruptText string
 
-	// lookup resolves tool names: the built-in tools, and a turn's MCP tools.
-	lookup func(name string) (*tool.Definition, bool)
+	// known resolves tool names.
+	known Tools
 }
 
-// New returns an empty tracker of the built-in tools.
-func New() *Tracker {
-	return NewWithLookup(tool.Lookup)
+// Tools is what a tracker knows of the tools: a worker's registry, or a turn's
+// view of it (its MCP tools beside, and what it recorded of the others).
+type Tools interface {
+	Lookup(name string) (*tool.Definition, bool)
+	// UnknownToolMessage is the result of a call to a tool it does not have
+	// (DESIGN §3.1), in Claude Code's words (tool.UnknownToolMessage).
+	UnknownToolMessage(name string) string
 }
 
-// NewWithLookup returns an empty tracker whose tools are what lookup knows (a turn
-// with MCP tools passes the built-ins and its MCP definitions).
-func NewWithLookup(lookup func(name string) (*tool.Definition, bool)) *Tracker {
-	return &Tracker{index: map[string]int{}, lookup: lookup}
-}
-
-// NoSuchToolMessage is the result of a call to an unknown tool (DESIGN §3.1), in
-// Claude Code's words (tool.UnknownToolMessage: a wrong case is hinted at among
-// the built-in tools).
-func NoSuchToolMessage(name string) string {
-	return tool.UnknownToolMessage(name, tool.Names())
+// New returns an empty tracker of tools.
+func New(tools Tools) *Tracker {
+	return &Tracker{index: map[string]int{}, known: tools}
 }
 
 // SiblingErrorMessage is the synthetic result of a tool cancelled because a parallel
@@ -94,16 +93,19 @@ func (t *Tracker) Add(b tool.Block) (*Tracked, error) {
 	if t.Has(b.ID) {
 		return nil, fmt.Errorf("scheduler: duplicate tool_use id %q", b.ID)
 	}
-	tr := &Tracked{Block: b, Status: Queued, Description: tool.Describe(b)}
-	if def, ok := t.lookup(b.Name); ok {
+	tr := &Tracked{Block: b, Status: Queued}
+	if def, ok := t.known.Lookup(b.Name); ok {
 		tr.Known = true
+		tr.Description = def.Describe(b.Input)
 		tr.Safe = def.IsConcurrencySafe(b.Input)
 		tr.Interrupt = def.InterruptBehavior()
+		tr.CancelsSiblings = def.CancelsSiblings()
 	} else {
+		tr.Description = tool.Describe(b)
 		tr.Status = Completed
 		tr.Safe = true
 		tr.Interrupt = tool.InterruptBlock
-		r := tool.ErrorResult(b.ID, NoSuchToolMessage(b.Name))
+		r := tool.ErrorResult(b.ID, t.known.UnknownToolMessage(b.Name))
 		tr.Result = &r
 	}
 	t.index[b.ID] = len(t.tools)
@@ -172,8 +174,9 @@ func (t *Tracker) abortReason(x *Tracked) (string, bool) {
 }
 
 // Complete records the outcome of an executing tool. It reports whether the result
-// triggers the Bash sibling cascade, in which case the caller cancels the sibling
-// scope. Only a real Bash error cascades; synthetic results never do.
+// triggers the sibling cascade, in which case the caller cancels the sibling scope.
+// Only a real error of a tool that cancels its siblings (Bash) cascades; synthetic
+// results never do.
 func (t *Tracker) Complete(id string, r tool.Result, m *tool.Modifier) (cascade bool, err error) {
 	x := t.Get(id)
 	if x == nil || x.Status != Executing {
@@ -181,9 +184,9 @@ func (t *Tracker) Complete(id string, r tool.Result, m *tool.Modifier) (cascade 
 	}
 	r.ToolUseID = id
 	t.finish(x, r, m)
-	if r.IsError && x.Block.Name == tool.BashName && !t.errored {
+	if r.IsError && x.CancelsSiblings && !t.errored {
 		t.errored = true
-		t.erroredDesc = tool.Describe(x.Block)
+		t.erroredDesc = x.Description
 		return true, nil
 	}
 	return false, nil

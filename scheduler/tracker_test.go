@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
@@ -48,7 +49,7 @@ func ok(id string) tool.Result { return tool.Result{ToolUseID: id, Content: "ok 
 // §3.3 + §3.4: safe tools start together; a non-safe tool waits for them and, while it
 // waits, nothing after it overtakes it, not even a safe tool.
 func TestScanSafeTogetherNonSafeAloneNoOvertaking(t *testing.T) {
-	tr := New()
+	tr := New(activities.Builtins())
 	mustAdd(t, tr, read("r1"), read("r2"), edit("e1"), read("r3"))
 	if got := ids(tr.Scan()); !slices.Equal(got, []string{"r1", "r2"}) {
 		t.Fatalf("first scan started %v, want [r1 r2]", got)
@@ -76,7 +77,7 @@ func TestScanSafeTogetherNonSafeAloneNoOvertaking(t *testing.T) {
 // §3.4: a queued safe tool that cannot execute does not stop the scan (it is skipped,
 // and a later safe one is also blocked for the same reason), but a non-safe one does.
 func TestScanSafeBlockedDoesNotStopScan(t *testing.T) {
-	tr := New()
+	tr := New(activities.Builtins())
 	mustAdd(t, tr, edit("e1"))
 	tr.Scan()
 	mustAdd(t, tr, read("r1"), edit("e2"))
@@ -99,7 +100,7 @@ func TestCanExecuteTruthTable(t *testing.T) {
 		{[]tool.Block{read("a")}, true, true}, {[]tool.Block{read("a")}, false, false},
 		{[]tool.Block{edit("a")}, true, false}, {[]tool.Block{edit("a")}, false, false},
 	} {
-		tr := New()
+		tr := New(activities.Builtins())
 		mustAdd(t, tr, c.executing...)
 		tr.Scan()
 		if got := tr.CanExecute(c.safe); got != c.want {
@@ -110,7 +111,7 @@ func TestCanExecuteTruthTable(t *testing.T) {
 
 // §3.1: an unknown tool completes at once, safe, with the exact error.
 func TestUnknownToolFailsFast(t *testing.T) {
-	tr := New()
+	tr := New(activities.Builtins())
 	mustAdd(t, tr, block("u1", "Frobnicate", map[string]any{}))
 	x := tr.Get("u1")
 	if x.Status != Completed || !x.Safe || x.Result == nil || !x.Result.IsError ||
@@ -124,7 +125,7 @@ func TestUnknownToolFailsFast(t *testing.T) {
 
 // §3.2: safety is computed from the input, and fails closed.
 func TestSafetyFromInputFailsClosed(t *testing.T) {
-	tr := New()
+	tr := New(activities.Builtins())
 	mustAdd(t, tr,
 		bash("ls", "ls -la"),
 		bash("push", "git push"),
@@ -141,7 +142,7 @@ func TestSafetyFromInputFailsClosed(t *testing.T) {
 
 // §3.5: results come out in arrival order however tools finish.
 func TestYieldInArrivalOrder(t *testing.T) {
-	tr := New()
+	tr := New(activities.Builtins())
 	mustAdd(t, tr, read("a"), read("b"), read("c"))
 	tr.Scan()
 	tr.Complete("c", ok("c"), nil)
@@ -160,7 +161,7 @@ func TestYieldInArrivalOrder(t *testing.T) {
 
 // §3.6: a Bash error cascades; queued siblings get the synthetic error naming it.
 func TestBashErrorCascades(t *testing.T) {
-	tr := New()
+	tr := New(activities.Builtins())
 	mustAdd(t, tr, bash("b1", "ls /nope"), bash("b2", "cat x"), edit("e1"))
 	tr.Scan()
 	cascade, _ := tr.Complete("b1", tool.Result{Content: "ls: no such file", IsError: true}, nil)
@@ -189,7 +190,7 @@ func TestBashErrorCascades(t *testing.T) {
 // arrives before the cancellation reaches it), the first error is the cause: the
 // second does not cascade again, and queued siblings keep the first call's name.
 func TestSecondBashErrorKeepsTheFirstCause(t *testing.T) {
-	tr := New()
+	tr := New(activities.Builtins())
 	mustAdd(t, tr, bash("b1", "ls /first"), bash("b2", "ls /second"), edit("e1"))
 	if got := ids(tr.Scan()); !slices.Equal(got, []string{"b1", "b2"}) {
 		t.Fatalf("started %v, want the two read-only Bash calls together", got)
@@ -213,7 +214,7 @@ func TestSecondBashErrorKeepsTheFirstCause(t *testing.T) {
 
 // §3.6: a non-Bash error cascades nothing.
 func TestReadErrorCascadesNothing(t *testing.T) {
-	tr := New()
+	tr := New(activities.Builtins())
 	mustAdd(t, tr, read("r1"), read("r2"), edit("e1"))
 	tr.Scan()
 	if cascade, _ := tr.Complete("r1", tool.Result{Content: "File does not exist", IsError: true}, nil); cascade {
@@ -227,7 +228,7 @@ func TestReadErrorCascadesNothing(t *testing.T) {
 
 // §3.7: interrupt stops cancel tools, lets block tools run; interruptible flag.
 func TestInterrupt(t *testing.T) {
-	tr := New()
+	tr := New(activities.Builtins())
 	mustAdd(t, tr, read("r1"), read("r2"))
 	if tr.Interruptible() {
 		t.Fatal("nothing executing: not interruptible")
@@ -236,7 +237,7 @@ func TestInterrupt(t *testing.T) {
 	if !tr.Interruptible() {
 		t.Fatal("only cancel tools executing: interruptible")
 	}
-	tr2 := New()
+	tr2 := New(activities.Builtins())
 	mustAdd(t, tr2, edit("e1"), read("r3"), block("w1", tool.WriteName, map[string]any{"file_path": "/tmp/w", "content": "x"}))
 	tr2.Scan()
 	if tr2.Interruptible() {
@@ -263,7 +264,7 @@ func TestInterrupt(t *testing.T) {
 }
 
 func TestDuplicateIDRejected(t *testing.T) {
-	tr := New()
+	tr := New(activities.Builtins())
 	mustAdd(t, tr, read("a"))
 	if _, err := tr.Add(read("a")); err == nil || !strings.Contains(err.Error(), "duplicate") {
 		t.Fatalf("duplicate add: %v", err)
@@ -281,7 +282,7 @@ func BenchmarkScan(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		tr := New()
+		tr := New(activities.Builtins())
 		for _, bl := range blocks {
 			tr.Add(bl)
 		}

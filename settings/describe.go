@@ -27,7 +27,7 @@ func Describe(file, projectDir string) (effects []string, found bool) {
 	if err != nil {
 		return []string{"fail to load: " + err.Error()}, true
 	}
-	pf, err := parseFile(file, data, projectDir)
+	pf, err := parseFile(file, data, projectDir, nil)
 	if err != nil {
 		return []string{"fail to load: " + err.Error()}, true
 	}

@@ -61,6 +61,7 @@ type (
 
 type parsedFile struct {
 	file            string
+	tools           func(string) bool // LoadOptions.Tools
 	hooks           hooks.Config
 	perms           Permissions
 	disableAllHooks bool
@@ -68,8 +69,8 @@ type parsedFile struct {
 }
 
 // parseFile decodes one settings file and checks what toolpipe uses of it.
-func parseFile(file string, data []byte, projectDir string) (parsedFile, error) {
-	pf := parsedFile{file: file}
+func parseFile(file string, data []byte, projectDir string, tools func(string) bool) (parsedFile, error) {
+	pf := parsedFile{file: file, tools: tools}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return pf, nil // an empty file is no settings, as an editor may leave it
 	}
@@ -197,7 +198,7 @@ func (pf *parsedFile) parsePermissions(data []byte, w *wirePermissions, projectD
 		dst   *[]permissions.Rule
 	}{{"allow", w.Allow, &p.Allow}, {"deny", w.Deny, &p.Deny}, {"ask", w.Ask, &p.Ask}} {
 		for i, text := range list.rules {
-			r, err := permissions.ParseRule(text)
+			r, err := permissions.ParseRuleFor(text, pf.tools)
 			if errors.Is(err, permissions.ErrUnknownTool) {
 				pf.warnings = append(pf.warnings, at(pf.file, data, fmt.Sprintf("permissions.%s[%d]: %v; the rule is ignored", list.key, i, err), "permissions", list.key, i).Error())
 				continue

@@ -33,6 +33,11 @@ type LoadOptions struct {
 	// raise the user's (UserMode, else the user's settings' defaultMode, else
 	// default); otherwise it is left out with a warning.
 	UserMode, ProjectMode string
+	// Tools reports the tools of the worker's registry beyond Claude Code's rule
+	// vocabulary (a program's own, later built-in ones such as NotebookEdit): rules
+	// may name them whole. nil knows none of them, and a rule naming one is
+	// skipped with a warning, as a rule for a tool toolpipe does not have.
+	Tools func(name string) bool
 }
 
 // Settings is the merged result of the settings files.
@@ -115,7 +120,7 @@ func Load(opts LoadOptions) (Settings, error) {
 		if err != nil {
 			return Settings{}, fmt.Errorf("settings: %w", err)
 		}
-		pf, err := parseFile(f, data, opts.ProjectDir)
+		pf, err := parseFile(f, data, opts.ProjectDir, opts.Tools)
 		if err != nil {
 			return Settings{}, fmt.Errorf("settings: %w", err)
 		}

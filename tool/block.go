@@ -57,26 +57,24 @@ func ErrorResult(id, content string) Result {
 	return Result{ToolUseID: id, Content: content, IsError: true}
 }
 
-// Describe names a call for people and for the sibling-cancel message, as Claude Code
-// does: the tool name and its main argument, shortened to 40 characters.
+// Describe names a call of a tool no registry has, by the fields tools name their
+// main argument by, or its input for an MCP tool (Definition.Describe names the
+// calls of known tools).
 func Describe(b Block) string {
-	var fields struct {
-		Command  string `json:"command"`
-		FilePath string `json:"file_path"`
-		Pattern  string `json:"pattern"`
-		URL      string `json:"url"`
-	}
-	_ = json.Unmarshal(b.Input, &fields) // a bad input still gets a name
-	summary := fields.Command
-	for _, s := range []string{fields.FilePath, fields.Pattern, fields.URL} {
-		if summary == "" {
-			summary = s
-		}
-	}
-	if _, custom := lookupCustom(b.Name); summary == "" && (IsMCPName(b.Name) || custom) {
-		// MCP and custom tools have no main argument the executor knows: show their input.
+	summary := Base{}.Subject(b.Input)
+	if summary == "" && IsMCPName(b.Name) {
 		summary = compactPrefix(b.Input)
 	}
+	return describe(b.Name, summary)
+}
+
+// Describe names a call for people and for the sibling-cancel message, as Claude
+// Code does: the tool name and its subject, shortened to 40 characters.
+func (d *Definition) Describe(input json.RawMessage) string {
+	return describe(d.Name(), d.tool.Subject(input))
+}
+
+func describe(name, summary string) string {
 	// A few KiB are plenty for 40 characters: a 10 MB command costs no more.
 	if len(summary) > 4096 {
 		summary = summary[:4096]
@@ -85,7 +83,7 @@ func Describe(b Block) string {
 	if r := []rune(summary); len(r) > 40 {
 		summary = string(r[:40]) + "…"
 	}
-	return fmt.Sprintf("%s(%s)", b.Name, summary)
+	return fmt.Sprintf("%s(%s)", name, summary)
 }
 
 // compactPrefix is the input's JSON without insignificant spaces, from its first

@@ -1,25 +1,14 @@
 package tool
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
-	"slices"
-	"sync"
 )
 
-// DefaultCustomMaxResultSizeChars is a custom tool's threshold when its spec gives
-// none: the value of the built-in tools that do not limit themselves (the global cap
-// of DESIGN §4.1 still applies below it).
-const DefaultCustomMaxResultSizeChars = 100_000
-
-// toolNamePattern is what the Messages API accepts as a tool name.
-var toolNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
-
 // CustomSpec describes a tool that a program embedding toolpipe adds beside the
-// built-in ones. NewCustom checks it and compiles it into a Definition.
+// built-in ones. NewCustom checks it and makes it a Tool, which goes into a
+// Registry like the built-in tools.
 type CustomSpec struct {
 	// Name is the name the model calls the tool by.
 	Name string
@@ -29,7 +18,7 @@ type CustomSpec struct {
 	// external references.
 	InputSchema json.RawMessage
 	// MaxResultSizeChars is the largest result returned inline; larger ones are
-	// persisted and previewed (DESIGN §4). 0 means DefaultCustomMaxResultSizeChars.
+	// persisted and previewed (DESIGN §4). 0 means DefaultMaxResultSizeChars.
 	MaxResultSizeChars int
 	// Interrupt is what a user's new message does to a running call; empty means
 	// InterruptBlock.
@@ -38,19 +27,27 @@ type CustomSpec struct {
 	// beside other safe calls, and be retried after its worker was lost. Workflow
 	// code calls it: it must be pure and deterministic. nil means never safe.
 	IsConcurrencySafe func(input json.RawMessage) bool
+	// Run runs one call on a worker.
+	Run func(ctx context.Context, call Call) (Output, error)
 }
 
 // NewCustom checks a custom tool's spec and compiles its schema. The errors say what
 // is wrong with the spec and how to fix it.
-func NewCustom(s CustomSpec) (*Definition, error) {
-	if err := checkCustomName(s.Name); err != nil {
-		return nil, err
-	}
-	if s.Description == "" {
+func NewCustom(s CustomSpec) (Tool, error) {
+	switch {
+	case IsMCPName(s.Name):
+		return nil, fmt.Errorf("tool name %q starts with %q, which names MCP servers' tools; pick another name", s.Name, MCPPrefix)
+	case !toolNamePattern.MatchString(s.Name):
+		return nil, fmt.Errorf("tool name %q is not 1-64 letters, digits, '_' or '-' (what the Messages API accepts)", s.Name)
+	case s.Description == "":
 		return nil, fmt.Errorf("tool %s: Description is empty; the model picks tools by their description", s.Name)
-	}
-	if len(s.InputSchema) == 0 {
+	case len(s.InputSchema) == 0:
 		return nil, fmt.Errorf("tool %s: InputSchema is empty; give a JSON Schema such as {\"type\":\"object\",\"properties\":{…}}", s.Name)
+	case s.MaxResultSizeChars < 0 || s.MaxResultSizeChars == Unlimited:
+		return nil, fmt.Errorf("tool %s: MaxResultSizeChars is %d; give a positive number of characters (0 for %d)",
+			s.Name, s.MaxResultSizeChars, DefaultMaxResultSizeChars)
+	case s.Run == nil:
+		return nil, fmt.Errorf("tool %s: Run is nil; give the function that runs a call", s.Name)
 	}
 	var top struct {
 		Type any `json:"type"`
@@ -61,130 +58,41 @@ func NewCustom(s CustomSpec) (*Definition, error) {
 	if top.Type != "object" {
 		return nil, fmt.Errorf(`tool %s: InputSchema must have "type": "object" (the Messages API takes object inputs only)`, s.Name)
 	}
-	schema, err := compileSchema(s.Name, string(s.InputSchema))
-	if err != nil {
-		return nil, fmt.Errorf("tool %s: InputSchema does not compile: %v", s.Name, err)
+	t := &customTool{s: s}
+	if _, err := Compile(t); err != nil {
+		return nil, err
 	}
-	max := s.MaxResultSizeChars
-	switch {
-	case max == 0:
-		max = DefaultCustomMaxResultSizeChars
-	case max < 0 || max == Unlimited:
-		return nil, fmt.Errorf("tool %s: MaxResultSizeChars is %d; give a positive number of characters (0 for %d)",
-			s.Name, max, DefaultCustomMaxResultSizeChars)
-	}
-	interrupt := s.Interrupt
-	switch interrupt {
-	case "":
-		interrupt = InterruptBlock
-	case InterruptBlock, InterruptCancel:
-	default:
-		return nil, fmt.Errorf("tool %s: Interrupt is %q; use %q or %q", s.Name, interrupt, InterruptCancel, InterruptBlock)
-	}
-	var compact json.RawMessage
-	if b, err := json.Marshal(s.InputSchema); err == nil {
-		compact = b
-	}
-	return &Definition{
-		Name: s.Name, MaxResultSizeChars: max, Interrupt: interrupt, ReadOnly: s.IsConcurrencySafe,
-		// Custom inputs are bounded like the built-ins' short ones, so that a
-		// workflow task never parses megabytes (see Definition.MaxInputBytes).
-		MaxInputBytes: maxContentInputBytes, tooBigHint: ": pass large data through a file instead",
-		schema: schema, custom: &customInfo{description: s.Description, schema: compact},
-	}, nil
+	return t, nil
 }
 
-// customInfo is what only custom tools carry: the model-facing description and schema
-// (the built-ins' live in api.go).
-type customInfo struct {
-	description string
-	schema      json.RawMessage
+// customTool is a program's own tool.
+type customTool struct {
+	Base
+	s CustomSpec
 }
 
-// Fingerprint identifies a custom tool's contract as workflows see it: its name,
-// description, schema, threshold and interrupt behaviour (not its functions).
-func (d *Definition) Fingerprint() string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%d\x00%s\x00", d.Name, d.MaxResultSizeChars, d.InterruptBehavior())
-	if d.custom != nil {
-		fmt.Fprintf(h, "%s\x00%s", d.custom.description, d.custom.schema)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
+func (t *customTool) Spec() Spec {
+	return Spec{Name: t.s.Name, Description: t.s.Description, InputSchema: string(t.s.InputSchema),
+		MaxResultSizeChars: t.s.MaxResultSizeChars, Interrupt: t.s.Interrupt,
+		TooBigHint: ": pass large data through a file instead"}
 }
 
-func checkCustomName(name string) error {
-	switch {
-	case IsMCPName(name):
-		return fmt.Errorf("tool name %q starts with %q, which names MCP servers' tools; pick another name", name, MCPPrefix)
-	case !toolNamePattern.MatchString(name):
-		return fmt.Errorf("tool name %q is not 1-64 letters, digits, '_' or '-' (what the Messages API accepts)", name)
-	}
-	if _, ok := registry[name]; ok {
-		return fmt.Errorf("tool name %q is a built-in tool's; pick another name", name)
-	}
-	return nil
+func (t *customTool) IsConcurrencySafe(input json.RawMessage) bool {
+	return t.s.IsConcurrencySafe != nil && t.s.IsConcurrencySafe(input)
 }
 
-// customs holds the custom tools of this process. The workflows consult it while they
-// schedule, so it is process-wide: every worker of the process sees the same tools.
-var customs = struct {
-	sync.RWMutex
-	m map[string]*Definition
-}{m: map[string]*Definition{}}
-
-// Register adds a custom tool to this process's registry. Registering the same
-// definition again is a no-op; another definition under a taken name is refused.
-func Register(d *Definition) error {
-	if d == nil || d.custom == nil {
-		return fmt.Errorf("tool: Register takes a definition made by NewCustom")
+// Subject: a custom tool's fields have no fixed names; its input shows when none
+// of the usual ones is there.
+func (t *customTool) Subject(input json.RawMessage) string {
+	if s := t.Base.Subject(input); s != "" {
+		return s
 	}
-	if err := checkCustomName(d.Name); err != nil {
-		return err
-	}
-	customs.Lock()
-	defer customs.Unlock()
-	if old, ok := customs.m[d.Name]; ok && old != d {
-		if old.Fingerprint() == d.Fingerprint() {
-			return nil // the same contract, defined twice (two workers of one program)
-		}
-		return fmt.Errorf("tool %q is already registered with another definition; register each tool once per process", d.Name)
-	}
-	customs.m[d.Name] = d
-	return nil
+	return compactPrefix(input)
 }
 
-// lookupCustom finds a registered custom tool.
-func lookupCustom(name string) (*Definition, bool) {
-	customs.RLock()
-	defer customs.RUnlock()
-	d, ok := customs.m[name]
-	return d, ok
+// Summary is the usual fields' value, or the name alone.
+func (t *customTool) Summary(input json.RawMessage) string {
+	return Title(t.s.Name, Code(t.Base.Subject(input), false))
 }
 
-// IsBuiltin reports whether name is one of toolpipe's own tools.
-func IsBuiltin(name string) bool {
-	_, ok := registry[name]
-	return ok
-}
-
-// CustomNames lists the registered custom tools, sorted.
-func CustomNames() []string {
-	customs.RLock()
-	defer customs.RUnlock()
-	names := make([]string, 0, len(customs.m))
-	for n := range customs.m {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
-
-// customAPITools describes the custom tools to the model, sorted by name.
-func customAPITools() []APITool {
-	var out []APITool
-	for _, n := range CustomNames() {
-		d, _ := lookupCustom(n)
-		out = append(out, APITool{Name: n, Description: d.custom.description, InputSchema: d.custom.schema})
-	}
-	return out
-}
+func (t *customTool) Run(ctx context.Context, call Call) (Output, error) { return t.s.Run(ctx, call) }

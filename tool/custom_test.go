@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -18,20 +19,8 @@ func deploySpec() CustomSpec {
 			}
 			return json.Unmarshal(in, &v) == nil && v.DryRun
 		},
+		Run: func(context.Context, Call) (Output, error) { return Output{Content: "deployed"}, nil },
 	}
-}
-
-// registered registers d for the test and removes it after.
-func registered(t *testing.T, d *Definition) {
-	t.Helper()
-	if err := Register(d); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		customs.Lock()
-		delete(customs.m, d.Name)
-		customs.Unlock()
-	})
 }
 
 func TestNewCustomRefusesBadSpecs(t *testing.T) {
@@ -40,7 +29,6 @@ func TestNewCustomRefusesBadSpecs(t *testing.T) {
 		change func(*CustomSpec)
 		want   string
 	}{
-		{"builtin name", func(s *CustomSpec) { s.Name = BashName }, `tool name "Bash" is a built-in tool's`},
 		{"mcp prefix", func(s *CustomSpec) { s.Name = "mcp__x__y" }, `starts with "mcp__"`},
 		{"bad characters", func(s *CustomSpec) { s.Name = "deploy preview" }, "is not 1-64 letters"},
 		{"empty name", func(s *CustomSpec) { s.Name = "" }, "is not 1-64 letters"},
@@ -57,6 +45,7 @@ func TestNewCustomRefusesBadSpecs(t *testing.T) {
 		{"negative threshold", func(s *CustomSpec) { s.MaxResultSizeChars = -1 }, "MaxResultSizeChars is -1"},
 		{"unlimited threshold", func(s *CustomSpec) { s.MaxResultSizeChars = Unlimited }, "give a positive number"},
 		{"bad interrupt", func(s *CustomSpec) { s.Interrupt = "stop" }, `Interrupt is "stop"; use "cancel" or "block"`},
+		{"no function", func(s *CustomSpec) { s.Run = nil }, "Run is nil"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := deploySpec()
@@ -69,17 +58,26 @@ func TestNewCustomRefusesBadSpecs(t *testing.T) {
 	}
 }
 
+// A custom tool goes into a registry like any other: it is looked up there only,
+// validated, scheduled by its own rule and described to the model.
 func TestCustomToolIsLookedUpValidatedAndDescribed(t *testing.T) {
-	d, err := NewCustom(deploySpec())
+	custom, err := NewCustom(deploySpec())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := Lookup("DeployPreview"); ok {
-		t.Fatal("known before it was registered")
+	base := MustRegistry(testTool{name: "Zeta"})
+	if _, ok := base.Lookup("DeployPreview"); ok {
+		t.Fatal("known before it was added")
 	}
-	registered(t, d)
-	got, ok := Lookup("DeployPreview")
-	if !ok || got != d || IsBuiltin("DeployPreview") {
+	reg, err := base.With(custom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := base.Lookup("DeployPreview"); ok {
+		t.Fatal("With changed the registry it was called on")
+	}
+	got, ok := reg.Lookup("DeployPreview")
+	if !ok || got.IsBuiltin() || got.Tool() != custom {
 		t.Fatalf("Lookup = %v, %v", got, ok)
 	}
 	if err := got.ValidateInput(json.RawMessage(`{"branch":"main","x":1}`)); err == nil ||
@@ -92,50 +90,108 @@ func TestCustomToolIsLookedUpValidatedAndDescribed(t *testing.T) {
 	if got.IsConcurrencySafe(json.RawMessage(`{"dry_run":true}`)) {
 		t.Fatal("an invalid input counts as safe")
 	}
-	if s := Describe(Block{Name: "DeployPreview", Input: json.RawMessage(`{"branch":"main"}`)}); s != `DeployPreview({"branch":"main"})` {
+	if s := reg.Describe(Block{Name: "DeployPreview", Input: json.RawMessage(`{"branch":"main"}`)}); s != `DeployPreview({"branch":"main"})` {
 		t.Errorf("Describe = %s", s)
 	}
-	if got.InterruptBehavior() != InterruptCancel || got.MaxResultSizeChars != 2_000 {
-		t.Fatalf("interrupt %s, threshold %d", got.InterruptBehavior(), got.MaxResultSizeChars)
+	if s := got.Summary(json.RawMessage(`{"branch":"main"}`)); s != "DeployPreview" {
+		t.Errorf("Summary = %s", s)
 	}
-	api := APITools()
-	last := api[len(api)-1]
-	if last.Name != "DeployPreview" || last.Description != "Deploys a preview of a branch." ||
-		!strings.HasPrefix(string(last.InputSchema), `{"type":"object","properties":{"branch"`) {
-		t.Fatalf("APITools ends with %+v", last)
+	if got.InterruptBehavior() != InterruptCancel || got.MaxResultSizeChars() != 2_000 || got.Timeout(nil) != DefaultTimeout {
+		t.Fatalf("interrupt %s, threshold %d", got.InterruptBehavior(), got.MaxResultSizeChars())
 	}
-	if len(api) != len(Names())+1 {
-		t.Fatalf("APITools lists %d tools, want the %d built-ins and DeployPreview", len(api), len(Names()))
+	if a := got.Access(json.RawMessage(`{"branch":"x","dry_run":true}`)); a.Kind != AccessOther || !a.ReadOnly {
+		t.Fatalf("a safe call's access: %+v", a)
+	}
+	api := reg.APITools()
+	if len(api) != 2 || api[0].Name != "DeployPreview" || api[0].Description != "Deploys a preview of a branch." ||
+		!strings.HasPrefix(string(api[0].InputSchema), `{"type":"object","properties":{"branch"`) || api[1].Name != "Zeta" {
+		t.Fatalf("APITools = %+v", api)
+	}
+	out, err := got.Run(context.Background(), Call{})
+	if err != nil || out.Content != "deployed" {
+		t.Fatalf("Run = %+v, %v", out, err)
 	}
 }
 
-func TestRegisterRefusesAnotherDefinitionUnderATakenName(t *testing.T) {
-	d, _ := NewCustom(deploySpec())
-	registered(t, d)
-	same, _ := NewCustom(deploySpec())
-	if err := Register(same); err != nil {
-		t.Fatalf("the same contract again: %v", err)
+// A registry holds each name once, and a built-in tool's name is not a program's.
+func TestRegistryRefusesTakenNames(t *testing.T) {
+	custom, _ := NewCustom(deploySpec())
+	reg := MustRegistry(testTool{name: "Bash", builtin: true}, custom)
+	for _, c := range []struct {
+		tool Tool
+		want string
+	}{
+		{custom, `tool "DeployPreview" is given twice`},
+		{testTool{name: "Bash"}, `tool name "Bash" is a built-in tool's`},
+		{testTool{name: "mcp__s__t"}, `starts with "mcp__"`},
+		{testTool{name: "two words"}, "is not 1-64 letters"},
+		{nil, "a nil tool"},
+	} {
+		if _, err := reg.With(c.tool); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("With(%v): %v, want %q", c.tool, err, c.want)
+		}
 	}
+}
+
+// A program's tool's fingerprint is its contract; a built-in tool's is its name,
+// so that a new description in a new release fails no running turn.
+func TestFingerprint(t *testing.T) {
+	a, _ := NewCustom(deploySpec())
 	other := deploySpec()
 	other.Description = "Something else."
-	od, _ := NewCustom(other)
-	if err := Register(od); err == nil || !strings.Contains(err.Error(), `tool "DeployPreview" is already registered with another definition`) {
-		t.Fatalf("error %v", err)
+	b, _ := NewCustom(other)
+	if MustCompile(a).Fingerprint() == MustCompile(b).Fingerprint() {
+		t.Fatal("two contracts, one fingerprint")
 	}
-	if err := Register(&Definition{Name: "X"}); err == nil {
-		t.Fatal("a definition not made by NewCustom was registered")
+	x, y := testTool{name: "T", builtin: true, description: "one"}, testTool{name: "T", builtin: true, description: "two"}
+	if MustCompile(x).Fingerprint() != MustCompile(y).Fingerprint() {
+		t.Fatal("a built-in tool's fingerprint changed with its description")
 	}
 }
 
 func TestDefaultsOfACustomTool(t *testing.T) {
 	s := deploySpec()
 	s.Interrupt, s.MaxResultSizeChars, s.IsConcurrencySafe = "", 0, nil
-	d, err := NewCustom(s)
+	ct, err := NewCustom(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.InterruptBehavior() != InterruptBlock || d.MaxResultSizeChars != DefaultCustomMaxResultSizeChars ||
-		d.IsConcurrencySafe(json.RawMessage(`{"branch":"x","dry_run":true}`)) {
-		t.Fatalf("defaults: %s %d", d.InterruptBehavior(), d.MaxResultSizeChars)
+	d := MustCompile(ct)
+	if d.InterruptBehavior() != InterruptBlock || d.MaxResultSizeChars() != DefaultMaxResultSizeChars ||
+		d.IsConcurrencySafe(json.RawMessage(`{"branch":"x","dry_run":true}`)) || d.MaxInputBytes() != MaxBlockInputBytes {
+		t.Fatalf("defaults: %s %d", d.InterruptBehavior(), d.MaxResultSizeChars())
+	}
+}
+
+// testTool is a minimal tool for the registry's tests.
+type testTool struct {
+	Base
+	name, description string
+	builtin           bool
+	panics            bool
+}
+
+func (t testTool) Spec() Spec {
+	return Spec{Name: t.name, Description: t.description + ".", Builtin: t.builtin,
+		InputSchema: `{"type":"object","properties":{"x":{"type":"string"}}}`}
+}
+
+func (t testTool) IsConcurrencySafe(json.RawMessage) bool {
+	if t.panics {
+		panic("boom")
+	}
+	return true
+}
+
+func (t testTool) Run(context.Context, Call) (Output, error) { return Output{}, nil }
+
+// A tool that panics deciding its safety makes the call unsafe instead of crashing
+// the workflow.
+func TestIsConcurrencySafeFailsClosedOnPanic(t *testing.T) {
+	for _, builtin := range []bool{true, false} {
+		d := MustCompile(testTool{name: "P", builtin: builtin, panics: true})
+		if d.IsConcurrencySafe(json.RawMessage(`{"x":"y"}`)) {
+			t.Fatal("a panicking check was taken as safe")
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -88,28 +89,49 @@ func (s MCPSpec) Definition() (*Definition, error) {
 	if err != nil {
 		return nil, fmt.Errorf("MCP tool %s: input schema: %w", s.Name, err)
 	}
-	d := &Definition{
-		Name: s.Name, MaxResultSizeChars: MCPMaxResultSizeChars, Interrupt: InterruptBlock, schema: schema,
+	t := mcpTool{s: s}
+	return build(t, t.Spec(), schema), nil
+}
+
+// mcpTool is an MCP server's tool as a turn sees it. Its calls run as the one
+// MCPCall activity (workflows), never through Run.
+type mcpTool struct {
+	Base
+	s MCPSpec
+}
+
+func (t mcpTool) Spec() Spec {
+	sp := Spec{Name: t.s.Name, Description: t.s.Description, InputSchema: t.s.schemaText(),
+		MaxResultSizeChars: MCPMaxResultSizeChars, Interrupt: InterruptBlock}
+	if t.s.ReadOnly {
+		sp.Interrupt = InterruptCancel
 	}
-	if s.ReadOnly {
-		d.Interrupt, d.ReadOnly = InterruptCancel, always
+	return sp
+}
+
+func (t mcpTool) IsConcurrencySafe(json.RawMessage) bool { return t.s.ReadOnly }
+
+// Subject: an MCP tool's fields have no fixed names; its input shows when none of
+// the usual ones is there.
+func (t mcpTool) Subject(input json.RawMessage) string {
+	if s := t.Base.Subject(input); s != "" {
+		return s
 	}
-	return d, nil
+	return compactPrefix(input)
+}
+
+// Summary: its whole input.
+func (t mcpTool) Summary(input json.RawMessage) string {
+	return Title(t.s.Name, Code(CompactJSON(input), false))
+}
+
+func (t mcpTool) Run(context.Context, Call) (Output, error) {
+	return Output{}, fmt.Errorf("tool %s: MCP calls run as the MCPCall activity", t.s.Name)
 }
 
 // APITool describes the tool to the model.
 func (s MCPSpec) APITool() APITool {
 	return APITool{Name: s.Name, Description: s.Description, InputSchema: json.RawMessage(s.schemaText())}
-}
-
-// APIToolsWithMCP is APITools followed by the MCP tools, in the order given (a
-// listing sorts them by name, so requests stay identical for the prompt cache).
-func APIToolsWithMCP(specs []MCPSpec) []APITool {
-	out := APITools()
-	for _, s := range specs {
-		out = append(out, s.APITool())
-	}
-	return out
 }
 
 func (s MCPSpec) schemaText() string {

@@ -34,7 +34,7 @@ func TestMCPSpecDefinition(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !d.IsConcurrencySafe(json.RawMessage(`{"q":"x"}`)) || d.InterruptBehavior() != InterruptCancel ||
-		!d.Retryable(json.RawMessage(`{"q":"x"}`)) || d.MaxResultSizeChars != MCPMaxResultSizeChars {
+		!d.Retryable(json.RawMessage(`{"q":"x"}`)) || d.MaxResultSizeChars() != MCPMaxResultSizeChars {
 		t.Fatalf("read-only tool: %+v", d)
 	}
 	if err := d.ValidateInput(json.RawMessage(`{}`)); err == nil || !strings.HasPrefix(err.Error(), InputValidationError) {
@@ -69,8 +69,9 @@ func TestMCPSpecDefinition(t *testing.T) {
 
 func TestMCPAPITools(t *testing.T) {
 	specs := []MCPSpec{{Name: "mcp__s__a", Description: "A."}, {Name: "mcp__s__b", InputSchema: json.RawMessage(`{"type":"object"}`)}}
-	all := APIToolsWithMCP(specs)
-	n := len(APITools())
+	reg := MustRegistry(testTool{name: "T"})
+	all := reg.APIToolsWithMCP(specs)
+	n := len(reg.APITools())
 	if len(all) != n+2 || all[n].Name != "mcp__s__a" || string(all[n].InputSchema) != `{"type":"object"}` || all[n+1].Description != "" {
 		t.Fatalf("tools %+v", all[n:])
 	}

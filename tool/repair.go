@@ -16,7 +16,7 @@ import (
 // Claude Code runs runs here too:
 //
 //  1. The parameter names models borrow from other tools are repaired, per tool
-//     (repairRead, repairEdit, …): Read's `length` is its `limit`, Edit's `old_str`
+//     (each tool's RepairInput): Read's `length` is its `limit`, Edit's `old_str`
 //     its `old_string`, Write's `path` its `file_path`. For Write and Grep the
 //     repair counts only when the repaired input is then valid, and the result
 //     tells the model what was read how (the note).
@@ -27,10 +27,6 @@ import (
 //
 // Whatever is still wrong after that is refused by the schema, in Claude Code's
 // words (validation_message.go), never as a decoding error of the tool.
-
-// repairer is one tool's part of step 1: it changes in (a decoded object) and
-// returns the note for the result, "" for none.
-type repairer func(in map[string]any) (note string, changed bool)
 
 // numericString is a number as Claude Code's schemas accept it in a string.
 var numericString = regexp.MustCompile(`^[-+]?\d+(\.\d+)?$`)
@@ -56,12 +52,9 @@ func (d *Definition) Repair(input json.RawMessage) (json.RawMessage, string) {
 		return input, ""
 	}
 	in, _ := decodeObject(input)
-	note, reshaped := "", false
-	if d.repair != nil {
-		note, reshaped = d.repair(in)
-	}
+	note, reshaped := d.tool.RepairInput(in)
 	coerced := d.coerce(in)
-	if reshaped && d.repairIfValid && d.schema.Validate(toSchemaValue(in)) != nil {
+	if reshaped && d.spec.RepairIfValid && d.schema.Validate(toSchemaValue(in)) != nil {
 		// Write and Grep: a repair that leaves the input invalid is not made;
 		// the model is told about the input as it sent it.
 		in, note, reshaped = orig, "", false
@@ -157,7 +150,7 @@ func toSchemaValue(v map[string]any) any { return maps.Clone(v) }
 func (d *Definition) coerce(in map[string]any) bool {
 	changed := false
 	// In the schema's order, not the map's: Repair runs in workflow code.
-	for _, name := range propertyOrders[d.schema] {
+	for _, name := range d.order {
 		kind := d.params[name]
 		v, ok := in[name]
 		if !ok {
@@ -257,7 +250,7 @@ func (d *Definition) unsafeIntegers(input json.RawMessage) []string {
 		return nil
 	}
 	var bad []string
-	for _, name := range propertyOrders[d.schema] {
+	for _, name := range d.order {
 		n, ok := in[name].(json.Number)
 		if !ok || d.params[name] != "integer" {
 			continue
@@ -269,9 +262,9 @@ func (d *Definition) unsafeIntegers(input json.RawMessage) []string {
 	return bad
 }
 
-// wholeNumber is v as an integer when it is one (a number, or an integer in a
+// WholeNumber is v as an integer when it is one (a number, or an integer in a
 // string), as Claude Code's Read repair reads offset, limit and length.
-func wholeNumber(v any) (float64, bool) {
+func WholeNumber(v any) (float64, bool) {
 	switch x := v.(type) {
 	case json.Number:
 		f, err := x.Float64()
@@ -287,8 +280,31 @@ func wholeNumber(v any) (float64, bool) {
 	return 0, false
 }
 
-// isTrue is Claude Code's reading of a flag: true or "true".
-func isTrue(v any) bool {
+// IsTrue is Claude Code's reading of a flag: true or "true".
+func IsTrue(v any) bool {
 	b, _ := semanticBool(v)
 	return b == true
+}
+
+// DecodeObject decodes a JSON object keeping numbers as written (json.Number), as
+// RepairInput sees inputs; false when input is not an object.
+func DecodeObject(input json.RawMessage) (map[string]any, bool) { return decodeObject(input) }
+
+// Renamed moves in[from] to in[to] when to is absent and from is a string: a
+// parameter name a model borrowed from another tool.
+func Renamed(in map[string]any, from, to string) bool {
+	s, ok := in[from].(string)
+	if _, has := in[to]; !ok || has {
+		return false
+	}
+	in[to] = s
+	delete(in, from)
+	return true
+}
+
+// Dropped deletes in[k], reporting whether it was there.
+func Dropped(in map[string]any, k string) bool {
+	_, ok := in[k]
+	delete(in, k)
+	return ok
 }

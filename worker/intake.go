@@ -16,8 +16,9 @@ import (
 
 // turnIntake hands streamed tool_use blocks to Turn workflows with their AddBlocks and
 // CloseIntake updates, and Task blocks to Sessions with their StartTask update,
-// through the client of the worker running the model activity.
-type turnIntake struct{}
+// through the client of the worker running the model activity. tools are the
+// worker's, whose input limits apply (tool.Registry.DropOversizeInput).
+type turnIntake struct{ tools *tool.Registry }
 
 func (turnIntake) client(ctx context.Context) (client.Client, error) {
 	if !activity.IsActivity(ctx) {
@@ -35,8 +36,8 @@ func (ti turnIntake) Deliver(ctx context.Context, turnID string, b tool.Block) e
 	if err != nil {
 		return err
 	}
-	// An input over its tool's limit is dropped before it is stored (tool.DropOversizeInput).
-	err = update(ctx, c, turnID, "", workflows.AddBlocksUpdate, []tool.Block{tool.DropOversizeInput(b)})
+	// An input over its tool's limit is dropped before it is stored (tool.Registry.DropOversizeInput).
+	err = update(ctx, c, turnID, "", workflows.AddBlocksUpdate, []tool.Block{ti.tools.DropOversizeInput(b)})
 	if err == nil || workflows.Rejected(err, workflows.ErrDuplicateToolUseID) || finished(ctx, c, turnID) {
 		return nil
 	}

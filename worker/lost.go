@@ -23,7 +23,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/activities"
-	"github.com/toolpipe/toolpipe/workflows"
+	"github.com/toolpipe/toolpipe/contract"
 )
 
 // Without help, the server learns that a worker died only when its tools' heartbeat
@@ -37,11 +37,11 @@ import (
 // directory and kernel sweeps (lost_sweep.go): a directory whose lock is free
 // belongs to a dead worker, whose recorded process groups are killed and whose
 // recorded attempts are failed at once with the
-// typed workflows.ErrWorkerLost, and the turn's lost-worker rule applies (read-only
+// typed contract.ErrWorkerLost, and the turn's lost-worker rule applies (read-only
 // tools retried, the others reported interrupted). A stalled worker still holds
 // its lock, so it is never swept: only its heartbeat timeout can declare it lost,
 // as before. A worker that shuts down gracefully says so itself: the tools still
-// running when its grace ends report workflows.ErrWorkerShutdown before it exits.
+// running when its grace ends report contract.ErrWorkerShutdown before it exits.
 
 // workersDir holds the live workers' directories, under the state directory.
 const workersDir = "workers"
@@ -219,7 +219,7 @@ func (b *livenessInbound) ExecuteActivity(ctx context.Context, in *interceptor.E
 	// so that it sends nothing more.
 	shutdown := temporal.NewApplicationErrorWithOptions(
 		"the worker running this tool shut down before the tool finished; it may have partially run",
-		workflows.ErrWorkerShutdown, temporal.ApplicationErrorOptions{Cause: err})
+		contract.ErrWorkerShutdown, temporal.ApplicationErrorOptions{Cause: err})
 	rctx, cancel := context.WithTimeout(context.Background(), shutdownReportTimeout)
 	defer cancel()
 	if rerr := failAttempt(rctx, b.l.c, info.WorkflowNamespace, info.TaskToken, shutdown); rerr != nil {

@@ -18,7 +18,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/toolpipe/toolpipe/workflows"
+	"github.com/toolpipe/toolpipe/contract"
 )
 
 // sweepFor bounds how long a sweep keeps trying while the server is away (an
@@ -144,7 +144,7 @@ func sweepDir(ctx context.Context, dir, boot string, shared bool, c client.Clien
 	return failed, again
 }
 
-// declareLost fails the recorded attempt with workflows.ErrWorkerLost. Its
+// declareLost fails the recorded attempt with contract.ErrWorkerLost. Its
 // workflow's sticky queue (the dead worker's) is reset first, so the workflow task
 // this failure creates goes to the task queue at once instead of waiting out the
 // sticky schedule-to-start timeout. done is false when the attempt had already
@@ -159,7 +159,7 @@ func declareLost(ctx context.Context, c client.Client, r record, o owner) (done 
 	}
 	lost := temporal.NewApplicationErrorWithOptions(
 		fmt.Sprintf("the worker running this tool (process %d) died while it ran; it may have partially run", o.PID),
-		workflows.ErrWorkerLost, temporal.ApplicationErrorOptions{})
+		contract.ErrWorkerLost, temporal.ApplicationErrorOptions{})
 	if err := failAttempt(rctx, c, r.Namespace, r.TaskToken, lost); err != nil {
 		if gone(err) {
 			return false, nil

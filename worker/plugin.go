@@ -19,6 +19,7 @@ import (
 
 	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/internal/blobstore"
+	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -75,9 +76,10 @@ type Config struct {
 	// Agent, when set, configures the model calls of sessions; nil reads
 	// ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL (and the held secrets).
 	Agent *activities.AgentConfig
-	// Register, when set, registers more activities at start (the Go API's custom
-	// tools) with the activities the plugin built.
-	Register func(r sdkworker.Registry, acts *activities.Activities) error
+	// Tools are the program's own tools (the Go API's toolpipe.Tool), beside the
+	// built-in ones: the worker's registry, which its workflows schedule and its
+	// model calls offer; other workers may have others.
+	Tools []tool.Tool
 }
 
 // shutdownGrace is how long running tools get to stop after SIGINT/SIGTERM: they
@@ -123,7 +125,7 @@ func NewPlugin(cfg Config) (*Plugin, error) {
 	if cfg.StateDir == "" || !filepath.IsAbs(cfg.StateDir) {
 		return nil, fmt.Errorf("worker: Config.StateDir %q must be an absolute directory", cfg.StateDir)
 	}
-	acts, err := activities.New(activities.Config{StateDir: cfg.StateDir, Blob: cfg.Blob, Logger: cfg.Logger, Overrides: cfg.Overrides, MCPEnvAllow: cfg.MCPEnvAllow, MCP: cfg.MCP,
+	acts, err := activities.New(activities.Config{StateDir: cfg.StateDir, Blob: cfg.Blob, Logger: cfg.Logger, Overrides: cfg.Overrides, MCPEnvAllow: cfg.MCPEnvAllow, MCP: cfg.MCP, Tools: cfg.Tools,
 		WebFetch: activities.WebFetchConfig{AllowPrivate: cfg.WebFetchAllowPrivate, Timeout: cfg.WebFetchTimeout, Model: activities.WebFetchModelFromEnv()}})
 	if err != nil {
 		return nil, fmt.Errorf("worker: %w", err)
@@ -172,11 +174,6 @@ func (p *Plugin) StartWorker(ctx context.Context, o sdkworker.PluginStartWorkerO
 	p.mu.Unlock()
 	r := registry{o}
 	RegisterWithAgent(r, p.acts, p.agentConfig())
-	if p.cfg.Register != nil {
-		if err := p.cfg.Register(r, p.acts); err != nil {
-			return err
-		}
-	}
 	queue := ""
 	if q := p.queue.Load(); q != nil {
 		queue = *q
@@ -302,9 +299,13 @@ func (p *Plugin) StopWorker(ctx context.Context, o sdkworker.PluginStopWorkerOpt
 // ReplayWorkflow registers the workflows on a replayer, so that a replay test
 // needs only the plugin.
 func (p *Plugin) ReplayWorkflow(ctx context.Context, o sdkworker.PluginReplayWorkflowOptions, next func(context.Context, sdkworker.PluginReplayWorkflowOptions) error) error {
-	for name, fn := range map[string]any{workflows.TurnWorkflowName: workflows.Turn, workflows.SessionWorkflowName: workflows.Session} {
-		o.WorkflowReplayRegistry.RegisterWorkflowWithOptions(fn, workflow.RegisterOptions{Name: name, DisableAlreadyRegisteredCheck: true})
+	w, err := workflows.New(p.acts.Registry())
+	if err != nil {
+		return err
 	}
+	r := o.WorkflowReplayRegistry
+	r.RegisterWorkflowWithOptions(w.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName, DisableAlreadyRegisteredCheck: true})
+	r.RegisterWorkflowWithOptions(w.Session, workflow.RegisterOptions{Name: workflows.SessionWorkflowName, DisableAlreadyRegisteredCheck: true})
 	return next(ctx, o)
 }
 

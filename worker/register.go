@@ -6,9 +6,9 @@ import (
 
 	"go.temporal.io/sdk/interceptor"
 	sdkworker "go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
 )
 
@@ -25,16 +25,19 @@ func Register(r sdkworker.Registry, acts *activities.Activities) {
 // RegisterWithAgent is Register with the agent's model settings given; a nil Intake
 // hands tool_use blocks to turns through the worker's own client.
 func RegisterWithAgent(r sdkworker.Registry, acts *activities.Activities, cfg activities.AgentConfig) {
-	RegisterWorkflows(r)
+	RegisterWorkflows(r, acts.Registry())
 	acts.Register(r)
 	if cfg.Intake == nil {
-		cfg.Intake = turnIntake{}
+		cfg.Intake = turnIntake{tools: acts.Registry()}
 	}
 	if cfg.StateDir == "" {
 		cfg.StateDir = acts.StateDir()
 	}
 	if cfg.Blob == nil {
 		cfg.Blob = acts.Blob()
+	}
+	if cfg.Tools == nil {
+		cfg.Tools = acts.Registry() // the model is offered what the worker runs
 	}
 	agent, err := activities.NewAgent(cfg)
 	if err != nil {
@@ -45,10 +48,15 @@ func RegisterWithAgent(r sdkworker.Registry, acts *activities.Activities, cfg ac
 	agent.Register(r)
 }
 
-// RegisterWorkflows registers toolpipe's workflows only: the Turn and the Session.
-func RegisterWorkflows(r sdkworker.WorkflowRegistry) {
-	r.RegisterWorkflowWithOptions(workflows.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName})
-	r.RegisterWorkflowWithOptions(workflows.Session, workflow.RegisterOptions{Name: workflows.SessionWorkflowName})
+// RegisterWorkflows registers toolpipe's workflows only, the Turn and the Session,
+// over the worker's tools (its activities' Registry; activities.Builtins for a
+// worker that runs no tool activities).
+func RegisterWorkflows(r sdkworker.WorkflowRegistry, tools *tool.Registry) {
+	w, err := workflows.New(tools)
+	if err != nil {
+		panic(fmt.Sprintf("worker: %v", err)) // a registry with no tool: a programming error
+	}
+	w.Register(r)
 }
 
 // Options are the worker options toolpipe needs.

@@ -22,11 +22,6 @@ import (
 // them. The placement is workflow state: a continued run and every sub-agent get
 // their session's, and the session's details show it.
 
-// sessionPlacement is the change id of placement: sessions from before it, and
-// sessions that do not ask (the embedded default), record no marker and schedule
-// no placement activity.
-const sessionPlacement = "session-placement"
-
 // placeTimeout bounds one PlaceSession attempt; the retries go on until a host has
 // room, each possibly on another host.
 const placeTimeout = 30 * time.Second
@@ -99,11 +94,11 @@ func onShared(ctx workflow.Context) workflow.Context {
 // queueOf is the task queue of a call of the tool name: the session's host for
 // toolpipe's own tools and MCP tools, the workflow's own for a custom tool (the
 // embedding program's worker registers it on the shared queue).
-func (t *turn) queueOf(name string) string {
+func (t *turn) queueOf(def *tool.Definition, name string) string {
 	if t.in.ToolQueue == "" {
 		return ""
 	}
-	if tool.IsBuiltin(name) || tool.IsMCPName(name) {
+	if def.IsBuiltin() || tool.IsMCPName(name) {
 		return t.in.ToolQueue
 	}
 	return workflow.GetInfo(t.ctx).TaskQueueName

@@ -11,10 +11,10 @@ import (
 
 	"go.temporal.io/sdk/activity"
 	sdkworker "go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/tool"
-	"github.com/toolpipe/toolpipe/workflows"
+	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
 // probe stands in for the tool activities in scheduling tests: it records when each
@@ -36,8 +36,8 @@ func newProbe() *probe {
 }
 
 func (p *probe) register(r sdkworker.Registry) {
-	r.RegisterWorkflowWithOptions(workflows.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName})
-	for _, name := range tool.Names() {
+	tpworker.RegisterWorkflows(r, activities.Builtins())
+	for _, name := range activities.Builtins().Names() {
 		r.RegisterActivityWithOptions(p.act, activity.RegisterOptions{Name: name})
 	}
 }

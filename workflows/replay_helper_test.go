@@ -12,8 +12,10 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/internal/testenv"
-	"github.com/toolpipe/toolpipe/workflows"
+	"github.com/toolpipe/toolpipe/tool"
+	tpworker "github.com/toolpipe/toolpipe/worker"
 )
 
 // replayEvents replays a history against the current code as a worker would run it:
@@ -22,9 +24,13 @@ import (
 // from; "" (the SDK's "ReplayId") for a history nothing in it derives from its id.
 // Every replay test goes through here, so all of them replay the same way.
 func replayEvents(hist *historypb.History, id string) error {
+	return replayEventsWith(hist, id, activities.Builtins())
+}
+
+// replayEventsWith is replayEvents on a worker whose tools are tools.
+func replayEventsWith(hist *historypb.History, id string, tools *tool.Registry) error {
 	r := sdkworker.NewWorkflowReplayer()
-	r.RegisterWorkflowWithOptions(workflows.Session, workflow.RegisterOptions{Name: workflows.SessionWorkflowName})
-	r.RegisterWorkflowWithOptions(workflows.Turn, workflow.RegisterOptions{Name: workflows.TurnWorkflowName})
+	tpworker.RegisterWorkflows(r, tools)
 	return r.ReplayWorkflowHistoryWithOptions(nil, hist, sdkworker.ReplayWorkflowHistoryOptions{
 		OriginalExecution: workflow.Execution{ID: id},
 	})
@@ -32,7 +38,10 @@ func replayEvents(hist *historypb.History, id string) error {
 
 // replayFile replays the JSON history at path (as testenv.WriteHistory writes it)
 // under id, as replayEvents does; an unreadable file is an error too.
-func replayFile(path, id string) error {
+func replayFile(path, id string) error { return replayFileWith(path, id, activities.Builtins()) }
+
+// replayFileWith is replayFile on a worker whose tools are tools.
+func replayFileWith(path, id string, tools *tool.Registry) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -42,7 +51,7 @@ func replayFile(path, id string) error {
 	if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}
-	return replayEvents(hist, id)
+	return replayEventsWith(hist, id, tools)
 }
 
 // replayHistory fails the test unless the committed history at path replays under id

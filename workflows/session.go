@@ -19,6 +19,9 @@ import (
 // stored conversation and the budget state, never past messages' texts, so that the
 // workflow's history and memory stay small however long the conversation.
 type session struct {
+	// tools are the worker's (Workflows): offered to the model, and what the
+	// budget exempts.
+	tools *tool.Registry
 	// promptSeq is the event index of the user prompt being answered
 	// (session_prompt_id.go).
 	promptSeq int
@@ -108,9 +111,9 @@ type session struct {
 // make, append the results, and repeat until the model stops calling tools, a hook
 // stops it or the turn limit is reached. The conversation budget is applied before
 // every model call; messages live in the store. Users add messages with SendUpdate.
-func Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
+func (w *Workflows) Session(ctx workflow.Context, in SessionInput) (SessionResult, error) {
 	logSessionStart(ctx, in) // lifecycle_log.go
-	s := &session{in: in, opts: in.Options.withDefaults(), model: in.Model.withDefaults(), toolNames: map[string]string{}, phase: PhaseIdle}
+	s := &session{tools: w.tools, in: in, opts: in.Options.withDefaults(), model: in.Model.withDefaults(), toolNames: map[string]string{}, phase: PhaseIdle}
 	// Not deferred: the SDK unwinds an evicted workflow's coroutines with Goexit,
 	// which runs defers, and a workflow that is still running must not log its end.
 	res, err := s.run(ctx, in)

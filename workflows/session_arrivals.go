@@ -6,14 +6,6 @@ import (
 	"github.com/toolpipe/toolpipe/conversation"
 )
 
-// keepArrivals is the change id of keeping the messages that arrive while the
-// session waits on an activity that consumes the queue (the UserPromptSubmit hooks,
-// the append to the store). Sessions recorded before it replaced the queue with what
-// that step consumed and lost them: a user message sent during a hook, or a
-// background task's notification that arrived during an append, never reached the
-// model.
-const keepArrivals = "keep-arrivals"
-
 // arrivedSince returns the messages queued after the first n of pendingUser: what an
 // update handler or a background task's end added while the caller waited. The
 // version is asked only when something did arrive, so histories without such a race

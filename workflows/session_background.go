@@ -1,6 +1,8 @@
 package workflows
 
 import (
+	"time"
+
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -41,7 +43,7 @@ func (t *backgroundTask) running() bool { return t.Status == "running" }
 
 // backgroundGrace is how long past its own timeout a background command may take
 // to be killed and reported before Temporal gives up on it.
-const backgroundGrace = bashTimeoutMargin
+const backgroundGrace = time.Minute
 
 // serveBackground answers the turns' BackgroundAsk signals for the whole run. It
 // produces no command until a turn asks, so histories from before background

@@ -81,8 +81,8 @@ func (s *session) budgetConfig() budget.Config {
 			if persisted.ValidateName("tool_use_id", id) != nil {
 				return true
 			}
-			def, ok := tool.Lookup(s.toolNames[id])
-			return ok && def.MaxResultSizeChars == tool.Unlimited
+			def, ok := s.tools.Lookup(s.toolNames[id])
+			return ok && def.MaxResultSizeChars() == tool.Unlimited
 		},
 	}
 }

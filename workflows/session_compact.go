@@ -13,16 +13,6 @@ import (
 	"github.com/toolpipe/toolpipe/conversation"
 )
 
-// contextCompaction is the change id of context management: a session whose
-// conversation nears the model's window (or was refused as too long) replaces it with
-// a summary. Histories from before it never compacted and replay so.
-const contextCompaction = "context-compaction"
-
-// compactionKeepsRecent is the change id under which a compaction keeps the most
-// recent messages after the summary (up to KeepShare of the window) instead of the
-// summary alone. Histories from before it continued from the summary only.
-const compactionKeepsRecent = "compaction-keeps-recent"
-
 // KeepShare is the share of the context window that the most recent messages kept
 // after a compaction's summary may take: enough for the last few exchanges, as the
 // model was seeing them, while leaving most of the window to the work that follows.

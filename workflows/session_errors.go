@@ -10,12 +10,6 @@ import (
 	"go.temporal.io/sdk/workflow"
 )
 
-// modelErrorEndsPrompt is the change id under which a model call that failed for
-// good (a 4xx, no API key, retries used up, a stalled stream) ends the current prompt
-// with the API's message instead of failing the session workflow: the session closes
-// cleanly, its conversation stays whole, and the next prompt continues it.
-const modelErrorEndsPrompt = "model-error-ends-prompt"
-
 // modelFailure marks an error of the model call itself, as opposed to the turn's or
 // the store's, so that the loop can end the prompt with it.
 type modelFailure struct{ err error }

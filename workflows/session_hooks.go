@@ -64,10 +64,6 @@ func (s *session) sessionStart(ctx workflow.Context, resumed bool) {
 	}
 }
 
-// sessionStartCompact is the change id of SessionStart hooks after a compaction:
-// sessions recorded before it compacted without running them.
-const sessionStartCompact = "session-start-compact"
-
 // afterCompact runs SessionStart hooks with source "compact" once a compaction has
 // replaced the conversation, as Claude Code does; what they add as context is stored
 // right after the summary, so the next model call has it. Messages queued meanwhile

@@ -15,10 +15,6 @@ import (
 // modelTimeout bounds one streaming model call.
 const modelTimeout = 10 * time.Minute
 
-// tasksAsStreamed is the change id under which Task calls start as their blocks
-// stream (StartTaskUpdate) instead of when the model's message has ended.
-const tasksAsStreamed = "tasks-start-as-streamed"
-
 // step makes one model call and runs the turn of its tool calls. The model activity
 // hands the Turn each tool_use block as soon as the block has streamed, so tools run
 // while the model is still writing; it has the session start the Turn just before
@@ -75,7 +71,7 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 	for _, tu := range reply.ToolUses {
 		s.toolNames[tu.ID] = tu.Name
 		s.note(SessionEvent{Kind: EventToolUse, ToolUseID: tu.ID, Text: tu.Summary})
-		if _, started := s.tasks[tu.ID]; tu.Name == conversation.TaskName && !started {
+		if _, started := s.tasks[tu.ID]; tu.Name == tool.TaskName && !started {
 			s.tasks[tu.ID] = s.startTask(ctx, tu, prefix)
 		}
 	}
@@ -168,7 +164,7 @@ func (s *session) disabledTools() []string {
 	}
 	pol := s.in.Settings.Permissions
 	var out []string
-	for _, t := range tool.APIToolsWithMCP(s.mcpTools) {
+	for _, t := range s.tools.APIToolsWithMCP(s.mcpTools) {
 		if pol.Disables(t.Name) {
 			out = append(out, t.Name)
 		}

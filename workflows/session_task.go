@@ -19,7 +19,7 @@ func (s *session) takeTask(req StartTaskRequest) {
 	if _, started := s.tasks[req.ID]; started || s.tasks == nil {
 		return
 	}
-	tu := conversation.ToolUse{ID: req.ID, Name: conversation.TaskName, Input: req.Input}
+	tu := conversation.ToolUse{ID: req.ID, Name: tool.TaskName, Input: req.Input}
 	s.tasks[req.ID] = s.startTask(s.taskCtx, tu, s.taskPrefix)
 }
 
@@ -51,7 +51,7 @@ func (s *session) startTask(ctx workflow.Context, tu conversation.ToolUse, prefi
 		settle.Set(tool.ErrorResult(tu.ID, msg), nil)
 		return f
 	}
-	in, err := conversation.ParseTask(tu.Input)
+	in, err := tool.ParseTask(tu.Input)
 	if err != nil {
 		return fail(err.Error())
 	}

@@ -6,19 +6,10 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolpipe/toolpipe/conversation"
+	"github.com/toolpipe/toolpipe/tool"
 )
 
-// turnOnToolUse is the change id under which a session starts a model call's Turn
-// only when the reply has a tool call for it: the model activity asks for it
-// (OpenTurnUpdate) before it hands over the first block, so a text-only reply (the
-// final answer) leaves no empty Turn behind; and turns are numbered one by one
-// (session-S/turn-1, turn-2, …; the number its summary, `agent status` and the
-// details show) instead of by message (turn-2, turn-4, …, summarised "Turn 1",
-// "Turn 2"). Histories from before it started every Turn before the model call and
-// named it after the message; they replay so.
-const turnOnToolUse = "turn-on-tool-use"
-
-// turnSlot is the Turn a model call may start: its number and id, and the context
+// turnSlot is the Turn a model call may start (change turnOnToolUse, changes.go): its number and id, and the context
 // its child workflow starts in (cancelled with the call).
 type turnSlot struct {
 	no  int
@@ -90,7 +81,7 @@ func (s *session) validOpenTurn(req OpenTurnRequest) error {
 // session runs itself).
 func turnCalls(uses []conversation.ToolUse) bool {
 	for _, tu := range uses {
-		if tu.Name != conversation.TaskName {
+		if tu.Name != tool.TaskName {
 			return true
 		}
 	}

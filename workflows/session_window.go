@@ -11,13 +11,6 @@ import (
 	"github.com/toolpipe/toolpipe/modelinfo"
 )
 
-// learnsWindow is the change id under which a "prompt is too long: N tokens > M
-// maximum" refusal makes M the session's context window, and the compaction that
-// answers it leaves out what the summary request cannot fit. Histories from before
-// it kept the window they started with (and were refused again each time the
-// conversation outgrew it) and replay so.
-const learnsWindow = "learn-context-window"
-
 // fitShare is the share of the window a summary request answering a refusal is cut
 // to: the estimate is calibrated on the refusal, the rest is margin.
 const fitShare = 0.9

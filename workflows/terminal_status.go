@@ -5,12 +5,6 @@ import (
 	"go.temporal.io/sdk/workflow"
 )
 
-// endedStatus is the GetVersion change under which a session that fails or is
-// cancelled, and a turn that fails, record it in ToolpipeStatus instead of keeping
-// "running" for ever. Workflows that ended so before it replay with no upsert:
-// GetVersion adds its marker only when the code runs live.
-const endedStatus = "ended-status"
-
 // upsertEnded records in ToolpipeStatus how a workflow ended when it returns err:
 // "cancelled" for a cancellation, "failed" for any other failure. A continue-as-new
 // is no end, and a workflow without the search attributes has nothing to update.

@@ -14,6 +14,9 @@ import (
 // turn is the state of one running Turn workflow. Every field is rebuilt on replay
 // from the same events, which is what makes the executor durable.
 type turn struct {
+	// tools are the worker's (Workflows); lookup adds the turn's MCP tools and
+	// what it recorded of tools that are not original (turn_mcp.go).
+	tools   *tool.Registry
 	in      TurnInput
 	opts    TurnOptions
 	tracker *scheduler.Tracker
@@ -30,8 +33,10 @@ type turn struct {
 	cancelSibling workflow.CancelFunc
 	// cancels stops one tool (an interrupt), keyed by tool_use id.
 	cancels map[string]workflow.CancelFunc
-	// gate is the hook and permission pipeline's state (turn_approval.go).
-	gate gateState
+	// gate is the hook and permission pipeline's state (turn_approval.go);
+	// steps are the gate's steps, in order (turn_gate.go).
+	gate  gateState
+	steps []gateStep
 	// mcp are the turn's MCP tools by name (turn_mcp.go); ready is false until
 	// they are listed and the start input's blocks are tracked: blocks that an
 	// update adds meanwhile wait for it.
@@ -58,21 +63,13 @@ type turn struct {
 	records int
 }
 
-// startInputFirst is the change id under which blocks that an update adds while the
-// turn starts wait until the start input's blocks are tracked.
-const startInputFirst = "start-input-first"
-
-// rejectedInputAlone is the change id under which a Bash call whose input is refused
-// no longer cancels its siblings, as in Claude Code.
-const rejectedInputAlone = "rejected-input-alone"
-
 // Turn runs the tool calls of one assistant turn with Claude Code's streaming
 // executor semantics (DESIGN §3) and returns every result in arrival order.
-func Turn(ctx workflow.Context, in TurnInput) (TurnResult, error) {
+func (w *Workflows) Turn(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 	logTurnStart(ctx, in) // lifecycle_log.go
 	// Not deferred: the SDK unwinds an evicted workflow's coroutines with Goexit,
 	// which runs defers, and a workflow that is still running must not log its end.
-	t := &turn{}
+	t := &turn{tools: w.tools}
 	res, err := t.run(ctx, in)
 	t.ended(ctx, err) // lifecycle_log.go
 	return res, err
@@ -82,6 +79,7 @@ func Turn(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 func (t *turn) run(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 	ctx = onHost(ctx, in.ToolQueue) // the session's host (fleet.go)
 	*t = turn{
+		tools:   t.tools,
 		in:      in,
 		opts:    in.Options.withDefaults(),
 		context: in.Context,
@@ -89,7 +87,8 @@ func (t *turn) run(ctx workflow.Context, in TurnInput) (TurnResult, error) {
 		mcp:     map[string]*tool.Definition{},
 		ctx:     ctx,
 	}
-	t.tracker = scheduler.NewWithLookup(t.lookup)
+	t.steps = gateSteps(t, in.Settings)
+	t.tracker = scheduler.New(turnTools{t})
 	t.useMCPSpecs(in.MCPTools)
 	t.siblingCtx, t.cancelSibling = workflow.WithCancel(ctx)
 	// Registering a handler lets updates that came with the first workflow task run

@@ -44,7 +44,7 @@ func (t *turn) ask(ctx workflow.Context, b tool.Block, reason string) (verdict, 
 	}
 	now := workflow.Now(ctx)
 	p := &pendingAsk{info: PendingApproval{
-		ToolUseID: b.ID, Tool: b.Name, Description: tool.Describe(b), Reason: reason, Input: b.Input,
+		ToolUseID: b.ID, Tool: b.Name, Description: t.describe(b), Reason: reason, Input: b.Input,
 		Since: now, Deadline: now.Add(timeout),
 	}}
 	if t.gate.pending == nil {
@@ -140,4 +140,13 @@ func (t *turn) pendingIDs() string {
 func (t *turn) awaitingApproval(id string) bool {
 	p, ok := t.gate.pending[id]
 	return ok && !p.answered
+}
+
+// describe names a call for people: by its tool (tool.Definition.Describe), or by
+// its fields for a tool the turn does not have.
+func (t *turn) describe(b tool.Block) string {
+	if def, ok := t.lookup(b.Name); ok {
+		return def.Describe(b.Input)
+	}
+	return tool.Describe(b)
 }

@@ -16,8 +16,9 @@ import (
 // call waits for a person and Notification hooks are told that an approval waits.
 func (t *turn) askWithHooks(ctx workflow.Context, b tool.Block, reason string) (verdict, error) {
 	if cmds := t.in.Settings.Hooks.Select(hooks.PermissionRequest, b.Name); len(cmds) > 0 {
+		def, _ := t.lookup(b.Name) // known: only a known tool's call asks
 		in := t.hookInput(ctx, hooks.PermissionRequest)
-		in.ToolName, in.ToolInput, in.ToolUseID = b.Name, b.Input, b.ID
+		in.ToolName, in.ToolInput, in.ToolUseID = b.Name, def.HookInput(b.Input), b.ID
 		in.PermissionSuggestions = suggestions(b)
 		res, err := t.runHooks(ctx, hooks.PermissionRequest, b.ID, cmds, in)
 		if err != nil {
@@ -26,7 +27,7 @@ func (t *turn) askWithHooks(ctx workflow.Context, b tool.Block, reason string) (
 		t.notePhase(ctx, b.ID, b.Name, res)
 		switch res.Decision {
 		case hooks.Deny:
-			msg := "Permission to use " + tool.Describe(b) + " was denied by a PermissionRequest hook."
+			msg := "Permission to use " + t.describe(b) + " was denied by a PermissionRequest hook."
 			if res.Reason != "" {
 				msg += " " + res.Reason
 			}

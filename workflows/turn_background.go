@@ -8,12 +8,6 @@ import (
 	"github.com/toolpipe/toolpipe/tool"
 )
 
-// backgroundShells is the change id under which a Bash call with run_in_background
-// starts a background task of the turn's session, and TaskStop stops one. Turns
-// from before it refused both (the schema had no run_in_background, and TaskStop
-// was no tool), and replay as they ran.
-const backgroundShells = "background-shells"
-
 // BackgroundSignal carries a turn's BackgroundAsk to its parent session, which owns
 // the background tasks: they outlive the turn that started them.
 const BackgroundSignal = "background-task"

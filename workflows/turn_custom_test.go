@@ -14,8 +14,8 @@ import (
 	"go.temporal.io/sdk/activity"
 	sdkworker "go.temporal.io/sdk/worker"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/internal/testenv"
-	"github.com/toolpipe/toolpipe/scheduler"
 	"github.com/toolpipe/toolpipe/tool"
 	tpworker "github.com/toolpipe/toolpipe/worker"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -24,7 +24,7 @@ import (
 const customHistory = "testdata/turn_history_custom_tool.json"
 
 // deployTool is a custom tool: a dry run only reads, so it is safe.
-func deployTool(t testing.TB, description string) *tool.Definition {
+func deployTool(t testing.TB, description string) tool.Tool {
 	d, err := tool.NewCustom(tool.CustomSpec{
 		Name: "DeployPreview", Description: description,
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"branch":{"type":"string"},"dry_run":{"type":"boolean"}},"required":["branch"]}`),
@@ -35,6 +35,9 @@ func deployTool(t testing.TB, description string) *tool.Definition {
 			}
 			return json.Unmarshal(in, &v) == nil && v.DryRun
 		},
+		Run: func(context.Context, tool.Call) (tool.Output, error) {
+			return tool.Output{}, errors.New("replays run nothing")
+		},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -42,9 +45,10 @@ func deployTool(t testing.TB, description string) *tool.Definition {
 	return d
 }
 
-func laterTool(t testing.TB) *tool.Definition {
+func laterTool(t testing.TB) tool.Tool {
 	d, err := tool.NewCustom(tool.CustomSpec{Name: "Later", Description: "A tool a newer worker has.",
-		InputSchema: json.RawMessage(`{"type":"object"}`)})
+		InputSchema: json.RawMessage(`{"type":"object"}`),
+		Run:         func(context.Context, tool.Call) (tool.Output, error) { return tool.Output{}, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,11 +96,11 @@ func (d *deployRecorder) run(ctx context.Context, call tool.Call) (tool.Output, 
 // a name no worker knew is an unknown tool. With TOOLPIPE_RECORD_HISTORY=1 it
 // records the history TestCustomToolReplay replays.
 func TestCustomToolRunsInATurn(t *testing.T) {
-	workflows.UseCustomTools(t, deployTool(t, "Deploys a preview."))
+	tools := withTools(t, deployTool(t, "Deploys a preview."))
 	rec := &deployRecorder{busyAtRun: map[string]int{}, both: make(chan struct{})}
 	h := &harness{t: t, probe: newProbe(), queue: testenv.TaskQueue(t), c: testenv.Client()}
 	testenv.StartWorker(t, h.queue, func(r sdkworker.Registry) {
-		tpworker.RegisterWorkflows(r)
+		tpworker.RegisterWorkflows(r, tools)
 		r.RegisterActivityWithOptions(rec.run, activity.RegisterOptions{Name: "DeployPreview"})
 	})
 	run := h.start(workflows.TurnInput{Workdir: t.TempDir(), CloseIntake: true, Blocks: []tool.Block{
@@ -110,7 +114,7 @@ func TestCustomToolRunsInATurn(t *testing.T) {
 	want := []string{
 		"preview of a (dry run)", "preview of b (dry run)", "deployed c to https://c.preview.example",
 		"<tool_use_error>InputValidationError: DeployPreview failed due to the following issue:\nThe required parameter `branch` is missing</tool_use_error>",
-		scheduler.NoSuchToolMessage("Later"),
+		tools.UnknownToolMessage("Later"),
 	}
 	if len(res.Results) != len(want) {
 		t.Fatalf("results %+v", res.Results)
@@ -135,17 +139,16 @@ func TestCustomToolRunsInATurn(t *testing.T) {
 func TestCustomToolReplay(t *testing.T) {
 	for _, c := range []struct {
 		name  string
-		tools []*tool.Definition
+		tools []tool.Tool
 		want  string
 	}{
-		{"same registry", []*tool.Definition{deployTool(t, "Deploys a preview.")}, ""},
-		{"newer worker", []*tool.Definition{deployTool(t, "Deploys a preview."), laterTool(t)}, ""},
-		{"worker without the tool", nil, "this turn calls the custom tool DeployPreview, which this worker does not register"},
-		{"another contract", []*tool.Definition{deployTool(t, "Deploys something else.")}, "registers the custom tool DeployPreview with another contract"},
+		{"same registry", []tool.Tool{deployTool(t, "Deploys a preview.")}, ""},
+		{"newer worker", []tool.Tool{deployTool(t, "Deploys a preview."), laterTool(t)}, ""},
+		{"worker without the tool", nil, "this turn calls the tool DeployPreview, which this worker does not have"},
+		{"another contract", []tool.Tool{deployTool(t, "Deploys something else.")}, "this worker has the tool DeployPreview with another contract"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			workflows.UseCustomTools(t, c.tools...)
-			err := replayFile(customHistory, "")
+			err := replayFileWith(customHistory, "", withTools(t, c.tools...))
 			switch {
 			case c.want == "" && err != nil:
 				t.Fatalf("replay: %v", err)
@@ -156,4 +159,15 @@ func TestCustomToolReplay(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withTools is the built-in tools and tools: the registry of a worker a program
+// set up with its own tools.
+func withTools(t testing.TB, tools ...tool.Tool) *tool.Registry {
+	t.Helper()
+	reg, err := activities.Builtins().With(tools...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
 }

@@ -31,10 +31,6 @@ const (
 	StatusFailed = "failed"
 )
 
-// terminalStatus is the GetVersion change that gives a cancelled turn its final
-// status: turns cancelled before it existed replay with no upsert at the end.
-const terminalStatus = "terminal-status"
-
 // upsertTerminal records why a turn ends without finishing, on a context that a
 // cancellation does not stop (the upsert is the last command of a cancelled run).
 func (t *turn) upsertTerminal(ctx workflow.Context, status string) {

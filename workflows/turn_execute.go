@@ -1,13 +1,14 @@
 package workflows
 
 import (
-	"encoding/json"
 	"errors"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/toolpipe/toolpipe/contract"
+	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/scheduler"
 	"github.com/toolpipe/toolpipe/tool"
 )
@@ -21,27 +22,12 @@ const LostWorkerMessage = "interrupted: the worker running this tool was lost; i
 // and said so (ErrWorkerShutdown).
 const ShutdownWorkerMessage = "interrupted: the worker running this tool shut down and stopped it before it finished; it may have partially run"
 
-// shutdownResult is the change id under which a tool its worker's shutdown stopped
-// reports ShutdownWorkerMessage; before it, LostWorkerMessage.
-const shutdownResult = "shutdown-result"
-
-// Error types of a tool attempt that its worker's end stopped (package worker
-// reports them): both count as a lost worker, like a heartbeat timeout.
+// Error types of a tool attempt that its worker's end stopped: contract's, named
+// here too for the Go API's readers (package worker reports them).
 const (
-	// ErrWorkerLost: another worker found the attempt's worker process dead (its
-	// lock in the state directory was free) and failed the attempt at once.
-	ErrWorkerLost = "WorkerLost"
-	// ErrWorkerShutdown: the worker shut down gracefully while the tool ran and
-	// stopped it when its grace ran out.
-	ErrWorkerShutdown = "WorkerShutdown"
+	ErrWorkerLost     = contract.ErrWorkerLost
+	ErrWorkerShutdown = contract.ErrWorkerShutdown
 )
-
-// bashTimeoutMargin is how long past its own timeout a Bash activity may take to kill
-// its process group and report, before Temporal gives up on it.
-const bashTimeoutMargin = time.Minute
-
-// defaultToolTimeout bounds every other tool activity.
-const defaultToolTimeout = 10 * time.Minute
 
 // start runs the pipeline of DESIGN §3.8 for a tool the scan marked executing. It
 // reports whether the tool completed at once (an invalid input), which calls for
@@ -73,26 +59,19 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 		}
 		return true
 	}
-	if t.in.Settings.gates() {
+	if len(t.steps) > 0 {
 		t.startGated(x, def)
 		return false
 	}
-	call := tool.Call{
-		SessionID: t.in.SessionID, ToolUseID: id, Name: x.Block.Name,
-		Input: x.Block.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles, PartialFiles: t.context.PartialFiles,
-		Sandbox:     t.in.Settings.sandboxSettings(),
-		FailOnError: t.showFailures,
-	}
+	call := t.call(x.Block, verdict{})
 	if isBackgroundCall(x.Block) {
 		t.startBackground(x.Block, call) // the session runs it (turn_background.go)
 		return false
 	}
 	retryable := def.Retryable(x.Block.Input)
-	call.Declared = &tool.Declared{Safe: retryable, MaxResultSizeChars: def.MaxResultSizeChars}
 	ctx, cancel := workflow.WithCancel(t.siblingCtx)
 	t.cancels[id] = cancel
-	ctx = workflow.WithActivityOptions(ctx, t.activityOptions(x.Block, retryable))
-	fut := workflow.ExecuteActivity(ctx, activityType(x.Block.Name), call)
+	fut := t.execute(ctx, def, x.Block, call, retryable)
 	workflow.Go(ctx, func(gctx workflow.Context) {
 		var out tool.Output
 		// The future is read with a disconnected context so that a cancelled tool
@@ -111,6 +90,33 @@ func (t *turn) start(x *scheduler.Tracked) (immediate bool) {
 		}
 	})
 	return false
+}
+
+// call is the payload of a call's activity, built in this one place for every
+// call: the block as it runs (a hook may have rewritten its input), the turn's
+// context, and how the gate allowed it (v; zero for a turn without a gate). A
+// field that only a gate's settings give is zero without them.
+func (t *turn) call(b tool.Block, v verdict) tool.Call {
+	c := tool.Call{
+		SessionID: t.in.SessionID, ToolUseID: b.ID, Name: b.Name,
+		Input: b.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles, PartialFiles: t.context.PartialFiles,
+		Sandbox: t.in.Settings.sandboxSettings(), SandboxOnly: v.sandboxOnly, ReadOnlySandbox: v.readOnly,
+		FailOnError: t.showFailures,
+	}
+	if s := t.in.Settings; s != nil {
+		c.Scope = t.searchScope(b.Name)
+		// PostToolUse hooks will read the tool's structured response.
+		c.Response = len(s.Hooks.Select(hooks.PostToolUse, b.Name)) > 0
+	}
+	return c
+}
+
+// execute schedules a call's activity under the tool's options (activityOptions).
+func (t *turn) execute(ctx workflow.Context, def *tool.Definition, b tool.Block, call tool.Call, retryable bool) workflow.Future {
+	// The activity need not look up again what the turn knew of its tool.
+	call.Declared = &tool.Declared{Safe: retryable, MaxResultSizeChars: def.MaxResultSizeChars()}
+	ctx = workflow.WithActivityOptions(ctx, t.activityOptions(def, b, retryable))
+	return workflow.ExecuteActivity(ctx, activityType(b.Name), call)
 }
 
 // callOutcome turns a tool activity's outcome into the tool's result, or reports
@@ -138,28 +144,19 @@ func (t *turn) completeNow(id string, r tool.Result) {
 }
 
 // activityOptions: read-only tools are retried; tools that may have side effects
-// run at most once, so a lost worker surfaces as LostWorkerMessage.
-func (t *turn) activityOptions(b tool.Block, retryable bool) workflow.ActivityOptions {
-	timeout := defaultToolTimeout
-	if b.Name == tool.BashName {
-		var in tool.BashInput
-		_ = json.Unmarshal(b.Input, &in) // validated before
-		ms := in.TimeoutMs
-		if ms <= 0 {
-			ms = tool.BashDefaultTimeoutMs
-		}
-		timeout = time.Duration(min(ms, tool.BashMaxTimeoutMs))*time.Millisecond + bashTimeoutMargin
-	}
+// run at most once, so a lost worker surfaces as LostWorkerMessage. The timeout and
+// the title in the UI are the tool's (tool.Tool.Timeout, Summary).
+func (t *turn) activityOptions(def *tool.Definition, b tool.Block, retryable bool) workflow.ActivityOptions {
 	attempts := int32(1)
 	if retryable {
 		attempts = t.opts.SafeAttempts
 	}
 	return workflow.ActivityOptions{
-		TaskQueue:           t.queueOf(b.Name), // fleet.go
-		StartToCloseTimeout: timeout,
+		TaskQueue:           t.queueOf(def, b.Name), // fleet.go
+		StartToCloseTimeout: def.Timeout(b.Input),
 		HeartbeatTimeout:    t.opts.HeartbeatTimeout,
 		WaitForCancellation: true,
-		Summary:             summary(b),
+		Summary:             def.Summary(b.Input),
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval:    time.Second,
 			BackoffCoefficient: 2,

@@ -1,6 +1,8 @@
 package workflows
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"time"
@@ -12,19 +14,6 @@ import (
 	"github.com/toolpipe/toolpipe/searchattr"
 	"github.com/toolpipe/toolpipe/tool"
 )
-
-// failuresShown is the change id under which a turn shows its failed calls in the
-// Web UI (issue 32 item 5): a call whose result is an error is a failed activity
-// (benign, never retried; the result is its detail), so the timeline draws it red;
-// a call that never became an activity (an unknown tool, a refused input) is a
-// failed RefusedCall activity under its summary (an activity, not a local one: the
-// timeline labels activities with their summaries, and draws them red when they
-// fail); and the finished turn writes
-// its calls, their states and errors to its memo, which the UI shows without a
-// worker (the Current Details are a query: a closed turn whose worker has gone
-// answers none) and sets ToolpipeFailedCalls. Turns from before it completed such
-// activities and recorded nothing more, and replay so.
-const failuresShown = "ui-shows-failures"
 
 // Memo keys of a finished turn.
 const (
@@ -71,7 +60,7 @@ func (t *turn) recordRefused(b tool.Block, r tool.Result, what string) {
 	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 10 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
-		Summary:             summary(b) + " (" + what + ")",
+		Summary:             t.summary(b) + " (" + what + ")",
 	})
 	t.records++
 	fut := workflow.ExecuteActivity(ctx, contract.RefusedCallActivityName,
@@ -139,4 +128,23 @@ func (t *turn) failedCallsUpdate() []temporal.SearchAttributeUpdate {
 		return nil
 	}
 	return []temporal.SearchAttributeUpdate{key.ValueSet(n)}
+}
+
+// summary is a refused call's title in the UI: its tool's (tool.Definition.Summary),
+// or the name and the usual fields for a name the turn has no tool for. It records
+// nothing (the turn's lookup decided the call before).
+func (t *turn) summary(b tool.Block) string {
+	def, ok := t.mcp[b.Name]
+	if !ok {
+		def, ok = t.tools.Lookup(b.Name)
+	}
+	if ok {
+		return def.Summary(b.Input)
+	}
+	subject := tool.Base{}.Subject(b.Input)
+	var compact bytes.Buffer
+	if tool.IsMCPName(b.Name) && json.Compact(&compact, b.Input) == nil {
+		subject = compact.String() // an MCP tool's fields have no fixed names: its whole input shows
+	}
+	return tool.Title(b.Name, tool.Code(subject, false))
 }

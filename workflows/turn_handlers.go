@@ -94,7 +94,7 @@ func (t *turn) state() (TurnState, error) {
 	s := TurnState{Interruptible: t.tracker.Interruptible(), IntakeClosed: t.closed, Errored: t.tracker.Errored()}
 	for _, x := range t.tracker.Tools() {
 		ts := ToolState{
-			ID: x.Block.ID, Name: x.Block.Name, Description: tool.Describe(x.Block),
+			ID: x.Block.ID, Name: x.Block.Name, Description: x.Description,
 			Status: x.Status, Safe: x.Safe, Interrupt: x.Interrupt,
 		}
 		if x.Result != nil {

@@ -42,8 +42,9 @@ func (t *turn) runPhase(ctx workflow.Context, e hooks.Event, b tool.Block, input
 	if len(cmds) == 0 {
 		return hooks.Result{Event: e}, nil
 	}
+	def, _ := t.lookup(b.Name) // known: only a known tool's call reaches its hooks
 	in := t.hookInput(ctx, e)
-	in.ToolName, in.ToolInput, in.ToolUseID = b.Name, input, b.ID
+	in.ToolName, in.ToolInput, in.ToolUseID = b.Name, def.HookInput(input), b.ID
 	if c != nil {
 		ms := c.duration.Milliseconds()
 		in.DurationMS = &ms
@@ -55,15 +56,11 @@ func (t *turn) runPhase(ctx workflow.Context, e hooks.Event, b tool.Block, input
 	case c != nil:
 		in.ToolResponse = c.response
 		if len(in.ToolResponse) == 0 {
-			in.ToolResponse = hooks.ToolResponse(b.Name, input, c.result.Content)
+			in.ToolResponse = def.HookResponse(input, c.result.Content)
 		}
 	}
 	return t.runHooks(ctx, e, b.ID, cmds, in)
 }
-
-// interruptFailureHooks is the change id of PostToolUseFailure hooks for a call the
-// user interrupted: turns recorded before it reported the interruption without them.
-const interruptFailureHooks = "interrupt-failure-hooks"
 
 // interruptHooks runs the PostToolUseFailure hooks of a call that a user message
 // interrupted while it ran, with is_interrupt: true and the interrupted result as

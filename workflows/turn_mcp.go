@@ -69,18 +69,26 @@ func mcpFailureText(f tool.MCPFailure) string {
 	return fmt.Sprintf("MCP server %s failed: %s", f.Server, f.Error)
 }
 
-// lookup resolves a tool name for this turn: the built-in tools, its MCP tools, then
-// the custom tools of the worker's registry (turn_custom.go).
+// lookup resolves a tool name for this turn: its MCP tools, the original tools of
+// the worker's registry, then the registry's other tools as this turn recorded them
+// (turn_custom.go).
 func (t *turn) lookup(name string) (*tool.Definition, bool) {
-	if tool.IsBuiltin(name) {
-		return tool.Lookup(name)
-	}
 	if tool.IsMCPName(name) {
 		d, ok := t.mcp[name]
 		return d, ok
 	}
-	return t.lookupCustom(name)
+	if tool.IsOriginal(name) {
+		return t.tools.Lookup(name)
+	}
+	return t.lookupRecorded(name)
 }
+
+// turnTools is the turn's view of the tools for its tracker.
+type turnTools struct{ t *turn }
+
+func (v turnTools) Lookup(name string) (*tool.Definition, bool) { return v.t.lookup(name) }
+
+func (v turnTools) UnknownToolMessage(name string) string { return v.t.tools.UnknownToolMessage(name) }
 
 // activityType is the activity a tool call runs as: a built-in tool's own name, one
 // MCPCall for every MCP tool (its input names the tool).

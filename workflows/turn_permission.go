@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -26,17 +25,6 @@ type resolveFailure struct{ err error }
 func (f resolveFailure) Error() string {
 	return "Permission check failed: the paths of this call could not be resolved: " + failureMessage(f.err)
 }
-
-// bashReadPathsChange versions the confinement of read-only Bash commands' paths.
-const bashReadPathsChange = "bash-read-paths"
-
-// bashReadSymlinksChange versions resolving the paths of read-only Bash commands.
-const bashReadSymlinksChange = "bash-read-symlinks"
-
-// bashReadTargetsChange versions the paths resolved for a read-only Bash
-// command: those of readonly.Reads (ls's ".", the directory a pattern starts
-// from), and its patterns, whose matches are resolved too.
-const bashReadTargetsChange = "bash-read-targets"
 
 // bashStaticPaths are the paths a command names that a symbolic link could
 // redirect: not ~ (the home directory is judged as written) nor devices. As
@@ -92,10 +80,14 @@ type verdict struct {
 	// input, when set, is the input the person who approved the call gave it
 	// (ApprovalRequest.UpdatedInput): it runs instead of the model's.
 	input json.RawMessage
+	// ask: neither the hooks nor the rules decided; a person is asked
+	// (approvalStep), message is why.
+	ask bool
 }
 
 // permit decides whether a call runs: the hooks' decision first, then the rules
-// and the mode, then a person (DESIGN §5, "hook decision > rules > user"). A hook's
+// and the mode; what they leave to a person is an ask verdict, which the gate's
+// next step asks (approvalStep; DESIGN §5, "hook decision > rules > user"). A hook's
 // deny is final. A hook's allow skips the mode's question (and plan mode and the
 // working-directory confinement) but not a deny or ask rule, as in Claude Code: a
 // rule the user wrote is a floor no hook lifts. A hook's ask asks even where the
@@ -153,7 +145,7 @@ func (t *turn) permit(ctx workflow.Context, b tool.Block, pre hooks.Result) (ver
 	case permissions.Allow:
 		return verdict{allowed: true, sandboxOnly: sandboxOnly && pre.Decision != hooks.Allow, readOnly: autoReadOnly && pre.Decision != hooks.Allow}, nil
 	case permissions.Ask:
-		return t.askWithHooks(ctx, b, d.Reason) // turn_ask_hooks.go
+		return verdict{ask: true, message: d.Reason}, nil // approvalStep asks (turn_gate.go)
 	}
 	if d.Rule != "" { // the model is told in Claude Code's words, people which rule
 		t.notice(b.ID, fmt.Sprintf("%s was denied by the rule %s in permissions.deny", b.Name, d.Rule))
@@ -177,47 +169,19 @@ func (t *turn) autoAllowSandboxed(b tool.Block) bool {
 // absolute here (pure) and resolved (symbolic links, "..") by an activity, since
 // that reads the filesystem; its answer is recorded, so a replay decides the same.
 func (t *turn) request(ctx workflow.Context, b tool.Block) (permissions.Request, error) {
-	req := permissions.Request{Tool: b.Name}
-	var f struct {
-		Command  string `json:"command"`
-		URL      string `json:"url"`
-		FilePath string `json:"file_path"`
-		Path     string `json:"path"`
-		Pattern  string `json:"pattern"`
-	}
-	_ = json.Unmarshal(b.Input, &f) // validated against the schema before
-	var paths, globs []string
-	switch b.Name {
-	case tool.BashName:
-		req.Command, req.ReadOnly = f.Command, readonly.IsReadOnly(f.Command)
-		if req.ReadOnly && workflow.GetVersion(ctx, bashReadSymlinksChange, workflow.DefaultVersion, 1) >= 1 {
-			// A read-only command's paths are resolved like a file tool's, so
-			// that "cat link" with link pointing out of the working directory
-			// asks as Read does, and so are the files its patterns match.
-			if workflow.GetVersion(ctx, bashReadTargetsChange, workflow.DefaultVersion, 1) >= 1 {
-				paths, globs = bashResolvable(f.Command)
-			} else {
-				paths = bashStaticPaths(f.Command)
-			}
-		}
-	case tool.WebFetchName:
-		req.URL = f.URL
-	case tool.ReadName, tool.WriteName, tool.EditName:
-		paths = []string{f.FilePath}
-	case tool.GlobName:
-		paths = []string{f.Path}
-		if path.IsAbs(f.Pattern) {
-			// An absolute pattern is searched from its fixed prefix, whatever path says.
-			base, _ := doublestar.SplitPattern(f.Pattern)
-			paths = []string{base}
-		}
-	case tool.GrepName:
-		paths = []string{f.Path}
-	default:
-		if def, ok := t.lookup(b.Name); ok && !tool.IsBuiltin(b.Name) {
-			// An MCP tool's readOnlyHint, a custom tool's IsConcurrencySafe: plan
-			// mode does not refuse what only reads.
-			req.ReadOnly = def.IsConcurrencySafe(b.Input)
+	def, _ := t.lookup(b.Name) // known: only a known tool's call reaches the gate
+	acc := def.Access(b.Input) // validated against the schema before
+	req := permissions.Request{Tool: b.Name, Kind: acc.Kind, Command: acc.Command, URL: acc.URL, ReadOnly: acc.ReadOnly}
+	paths := slices.Clone(acc.Paths)
+	var globs []string
+	if acc.Kind == tool.AccessCommand && req.ReadOnly && workflow.GetVersion(ctx, bashReadSymlinksChange, workflow.DefaultVersion, 1) >= 1 {
+		// A read-only command's paths are resolved like a file tool's, so that
+		// "cat link" with link pointing out of the working directory asks as Read
+		// does, and so are the files its patterns match.
+		if workflow.GetVersion(ctx, bashReadTargetsChange, workflow.DefaultVersion, 1) >= 1 {
+			paths, globs = bashResolvable(acc.Command)
+		} else {
+			paths = bashStaticPaths(acc.Command)
 		}
 	}
 	if len(paths) == 0 && len(globs) == 0 {
@@ -242,7 +206,7 @@ func (t *turn) request(ctx workflow.Context, b tool.Block) (permissions.Request,
 	}
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: time.Minute,
-		Summary:             "Resolve paths of " + tool.Describe(b),
+		Summary:             "Resolve paths of " + def.Describe(b.Input),
 		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumAttempts: 5},
 	})
 	var res contract.ResolveResult

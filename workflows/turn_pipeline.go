@@ -46,56 +46,32 @@ const (
 	callCancelled
 )
 
-// pipeline returns the tool's result and context modifier, and whether the call ran,
-// was refused, or was cancelled before it produced a result.
-func (t *turn) pipeline(ctx workflow.Context, b tool.Block, def *tool.Definition) (r tool.Result, m *tool.Modifier, out callOutcomeKind) {
-	id := b.ID
-	pre, err := t.runPhase(ctx, hooks.PreToolUse, b, b.Input, nil)
-	if err != nil {
-		return r, nil, callCancelled
-	}
-	t.notePhase(ctx, id, b.Name, pre)
-	input := b.Input
-	if len(pre.UpdatedInput) > 0 && pre.Decision != hooks.Deny {
-		// updatedInput replaces the whole input and passes the same checks the
-		// model's input did; the permission decision below sees the new input.
-		updated := pre.UpdatedInput
-		if t.repair {
-			updated, _ = def.Repair(updated)
+// pipeline takes the call through the turn's gate (turn_gate.go) and returns the
+// tool's result and context modifier, and whether the call ran, was refused, or was
+// cancelled before it produced a result.
+func (t *turn) pipeline(ctx workflow.Context, b tool.Block, def *tool.Definition) (tool.Result, *tool.Modifier, callOutcomeKind) {
+	c := &gatedCall{block: b, def: def, input: b.Input}
+	for _, s := range t.steps {
+		if err := s.before(ctx, c); err != nil {
+			return tool.Result{}, nil, callCancelled
 		}
-		if err := t.validate(def, updated); err != nil {
-			return tool.ErrorResult(id, tool.UseError(err.Error()+" (in the input a PreToolUse hook rewrote)")), nil, callRefused
+		if c.refusal != nil {
+			return *c.refusal, nil, callRefused
 		}
-		input = updated
 	}
-	v, err := t.permit(ctx, tool.Block{ID: id, Name: b.Name, Input: input}, pre)
-	if err != nil {
-		return r, nil, callCancelled
-	}
-	if !v.allowed {
-		return tool.ErrorResult(id, hooks.Reminder(v.message, b.Name, pre, hooks.Result{})), nil, callRefused
-	}
-	if len(v.input) > 0 && string(v.input) != string(input) {
-		// The approver's input passes the model's checks too; it is not asked again.
-		updated := v.input
-		if t.repair {
-			updated, _ = def.Repair(updated)
-		}
-		if err := t.validate(def, updated); err != nil {
-			return tool.ErrorResult(id, tool.UseError(err.Error()+" (in the input the approval gave)")), nil, callRefused
-		}
-		input = updated
-	}
-	t.transcribeUse(ctx, b) // turn_transcript.go
-	start := workflow.Now(ctx)
-	r, m, resp, cancelled := t.callTool(ctx, tool.Block{ID: id, Name: b.Name, Input: input}, def, v)
+	c.start = workflow.Now(ctx)
+	r, m, resp, cancelled := t.callTool(ctx, c.running(), def, c.v)
 	if cancelled {
-		t.interruptHooks(ctx, tool.Block{ID: id, Name: b.Name, Input: input}, start) // turn_hooks.go
+		for i := len(t.steps) - 1; i >= 0; i-- {
+			t.steps[i].interrupted(ctx, c)
+		}
 		return r, nil, callCancelled
 	}
-	t.transcribeResult(ctx, r, resp)
-	c := called{result: r, response: resp, duration: workflow.Now(ctx).Sub(start)}
-	return t.afterCall(ctx, b.Name, input, r, c, pre), m, callRan
+	c.result, c.response = r, resp
+	for i := len(t.steps) - 1; i >= 0; i-- {
+		t.steps[i].after(ctx, c)
+	}
+	return c.result, m, callRan
 }
 
 // afterCall runs the PostToolUse hooks (PostToolUseFailure for an error result) and
@@ -136,14 +112,7 @@ func mcpOutputText(raw json.RawMessage) string {
 // v says how the call was allowed: only because it runs sandboxed, or only
 // because it was classified read-only.
 func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition, v verdict) (tool.Result, *tool.Modifier, json.RawMessage, bool) {
-	call := tool.Call{
-		SessionID: t.in.SessionID, ToolUseID: b.ID, Name: b.Name,
-		Input: b.Input, Workdir: t.in.Workdir, ReadFiles: t.context.ReadFiles, PartialFiles: t.context.PartialFiles,
-		Scope:   t.searchScope(b.Name),
-		Sandbox: t.in.Settings.sandboxSettings(), SandboxOnly: v.sandboxOnly, ReadOnlySandbox: v.readOnly,
-		Response:    len(t.in.Settings.Hooks.Select(hooks.PostToolUse, b.Name)) > 0,
-		FailOnError: t.showFailures,
-	}
+	call := t.call(b, v)
 	if isBackgroundCall(b) {
 		r, resp := t.background(ctx, b, call) // the session runs it (turn_background.go)
 		return r, nil, resp, false
@@ -151,9 +120,7 @@ func (t *turn) callTool(ctx workflow.Context, b tool.Block, def *tool.Definition
 	// Retries are judged on the input that runs: a hook may have rewritten a
 	// read-only command into one with side effects.
 	retryable := def.Retryable(b.Input)
-	call.Declared = &tool.Declared{Safe: retryable, MaxResultSizeChars: def.MaxResultSizeChars}
-	actx := workflow.WithActivityOptions(ctx, t.activityOptions(b, retryable))
-	fut := workflow.ExecuteActivity(actx, activityType(b.Name), call)
+	fut := t.execute(ctx, def, b, call, retryable)
 	var out tool.Output
 	waitCtx, _ := workflow.NewDisconnectedContext(ctx)
 	err := fut.Get(waitCtx, &out)

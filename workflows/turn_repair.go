@@ -6,20 +6,6 @@ import (
 	"github.com/toolpipe/toolpipe/tool"
 )
 
-// repairedInputs is the change id under which a turn reads inputs as Claude Code
-// does (tool.Definition.Repair): numbers and booleans sent as strings, integers
-// written 2.0, the parameter names models borrow. Turns from before it refused
-// such inputs, and replay doing so.
-const repairedInputs = "repaired-inputs"
-
-// decodedInputs is the change id under which a turn reads its inputs' strings as
-// Claude Code 2.1.328 does before the permission check and the tool see them: the
-// \uXXXX escapes a model wrote out are decoded (tool.DecodeEscapes), a path
-// parameter loses the white space around it (tool.TrimPath) and a Bash command its
-// leading `cd <working directory> && ` (tool.StripCdWorkdir). Turns from before it
-// passed them on as written, and replay doing so.
-const decodedInputs = "decoded-inputs"
-
 // useRepair decides, once at the turn's start, whether its inputs are repaired and
 // their strings decoded.
 func (t *turn) useRepair(ctx workflow.Context) {
@@ -29,33 +15,29 @@ func (t *turn) useRepair(ctx workflow.Context) {
 }
 
 // repairBlock returns b calling the tool its name stands for, with its input as
-// the tool reads it, and keeps the note
-// its result is to end with. Only built-in tools have repairs: the lookup of a
-// custom tool, which records its decision, is left to the tracker.
+// the tool reads it, and keeps the note its result is to end with. Only the tools
+// that say so are read as Claude Code reads inputs (tool.Spec.Coerce: toolpipe's
+// own, not MCP or a program's tools).
 func (t *turn) repairBlock(b tool.Block) tool.Block {
 	if !t.repair {
 		return b
 	}
 	b.Name = tool.Canonical(b.Name) // KillShell is TaskStop
-	if !tool.IsBuiltin(b.Name) {
-		return b
-	}
-	def, ok := tool.Lookup(b.Name)
-	if !ok {
-		return b
-	}
-	if t.decode {
-		b.Input, _ = tool.DecodeEscapes(b.Input)
-		b.Input, _ = tool.TrimPath(b.Name, b.Input)
-		if b.Name == tool.BashName {
-			b.Input, _ = tool.StripCdWorkdir(b.Input, t.in.Workdir)
+	def, ok := t.lookup(b.Name)     // records, for a tool that is not original, what it decided
+	if ok {                         // Repair leaves the input of a tool without Spec.Coerce as it is
+		if t.decode {
+			b.Input, _ = tool.DecodeEscapes(b.Input)
+			b.Input, _ = tool.TrimPath(b.Name, b.Input)
+			if b.Name == tool.BashName {
+				b.Input, _ = tool.StripCdWorkdir(b.Input, t.in.Workdir)
+			}
 		}
+		in, note := def.Repair(b.Input)
+		if note != "" {
+			t.notes[b.ID] = note
+		}
+		b.Input = in
 	}
-	in, note := def.Repair(b.Input)
-	if note != "" {
-		t.notes[b.ID] = note
-	}
-	b.Input = in
 	return b
 }
 

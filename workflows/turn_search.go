@@ -5,12 +5,13 @@ import (
 	"github.com/toolpipe/toolpipe/tool"
 )
 
-// searchScope is what a Glob or Grep call may show under the turn's permission
-// policy: the deny rules that apply to it (Read rules cover both, as in Claude
-// Code) and the permitted directories. The permission check lets a search of the
-// working directory run; the tool itself must then leave out the files those
-// rules hide, which only it sees. For Bash it is only the additionalDirectories
-// its sandboxes show. It is pure: the policy is part of the input.
+// searchScope is what a call of a tool that searches (Glob, Grep) may show under
+// the turn's permission policy: the deny rules that apply to it (Read rules cover
+// them, as in Claude Code) and the permitted directories. The permission check lets
+// a search of the working directory run; the tool itself must then leave out the
+// files those rules hide, which only it sees. For a command (Bash) it is only the
+// additionalDirectories its sandboxes show (the sandboxes are Bash's: sandbox/). It is pure: the policy is part of the
+// input.
 func (t *turn) searchScope(name string) *tool.Scope {
 	if t.in.Settings == nil || t.in.Settings.Permissions == nil {
 		return nil
@@ -20,7 +21,7 @@ func (t *turn) searchScope(name string) *tool.Scope {
 		// Bash's sandboxes show additionalDirectories and guard their control files.
 		return &tool.Scope{Dirs: pol.AdditionalDirs}
 	}
-	if name != tool.GlobName && name != tool.GrepName {
+	if def, ok := t.lookup(name); !ok || !def.Searches() {
 		return nil
 	}
 	s := &tool.Scope{Dirs: pol.AdditionalDirs, ProjectDir: pol.ProjectDir, HomeDir: pol.HomeDir}

@@ -13,10 +13,6 @@ import (
 	"github.com/toolpipe/toolpipe/wire"
 )
 
-// hookTranscript is the change id under which a turn whose hooks have a transcript
-// path writes its tool calls and results to the transcript (Claude Code's JSONL).
-const hookTranscript = "hook-transcript"
-
 // transcribes reports whether the turn keeps a transcript: hooks are configured and
 // given a path. Turns from before hookTranscript replay without it.
 func (t *turn) transcribes(ctx workflow.Context) bool {

@@ -101,15 +101,15 @@ func run(out string, runs int, sync, only string, verbose bool, cpuProfile strin
 	if err != nil {
 		return err
 	}
-	b.rec = newRecorder(acts.Tools())
+	b.rec = newRecorder(acts.Registry())
 	w := sdkworker.New(b.c, b.queue, tpworker.Options())
-	tpworker.RegisterWorkflows(w)
+	tpworker.RegisterWorkflows(w, acts.Registry())
 	b.rec.register(w)
 	if err := w.Start(); err != nil {
 		return err
 	}
 	defer w.Stop()
-	if b.exec, err = executor.New(executor.Config{Tools: acts.Tools(), SessionID: "bench", Workdir: b.work}); err != nil {
+	if b.exec, err = executor.New(executor.Config{Tools: acts.Registry(), SessionID: "bench", Workdir: b.work}); err != nil {
 		return err
 	}
 

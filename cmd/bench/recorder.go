@@ -8,28 +8,31 @@ import (
 	"go.temporal.io/sdk/activity"
 	sdkworker "go.temporal.io/sdk/worker"
 
-	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/tool"
 )
 
 // recorder wraps the real tool activities to note when each call starts, which is
 // what the streaming latency is measured against.
 type recorder struct {
-	tools  map[string]activities.ToolFunc
+	tools  *tool.Registry
 	mu     sync.Mutex
 	starts map[string]time.Time
 	wait   map[string]chan time.Time
 }
 
-func newRecorder(tools map[string]activities.ToolFunc) *recorder {
+func newRecorder(tools *tool.Registry) *recorder {
 	return &recorder{tools: tools, starts: map[string]time.Time{}, wait: map[string]chan time.Time{}}
 }
 
 func (r *recorder) register(w sdkworker.Worker) {
-	for name, fn := range r.tools {
+	for _, name := range r.tools.Names() {
+		def, _ := r.tools.Lookup(name)
+		if def.InSession() {
+			continue
+		}
 		w.RegisterActivityWithOptions(func(ctx context.Context, call tool.Call) (tool.Output, error) {
 			r.started(call.ToolUseID)
-			return fn(ctx, call)
+			return def.Run(ctx, call)
 		}, activity.RegisterOptions{Name: name})
 	}
 }

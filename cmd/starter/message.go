@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/persistence"
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/wire"
@@ -43,7 +44,7 @@ type contentBlock struct {
 // blockInput is a tool_use input, copied out of the message only when it is
 // within the largest input any tool takes: a larger one (a 200 MB Write) is only
 // measured, so the message is held in memory once, and the block goes to the turn
-// without it (tool.DropOversizeInput), to be answered with the tool's size error.
+// without it (tool.Registry.DropOversizeInput), to be answered with the tool's size error.
 type blockInput struct {
 	raw  json.RawMessage
 	size int
@@ -166,7 +167,7 @@ func parseBlock(raw json.RawMessage) (tool.Block, bool, error) {
 
 // assistantToolUse checks a decoded content block; ok is false for blocks that are not
 // tool_use. An input over the tool's limit is dropped here, before anything
-// stores it (tool.DropOversizeInput).
+// stores it (tool.Registry.DropOversizeInput).
 func assistantToolUse(cb contentBlock) (tool.Block, bool, error) {
 	switch cb.Type {
 	case wire.BlockToolUse:
@@ -190,7 +191,7 @@ func assistantToolUse(cb contentBlock) (tool.Block, bool, error) {
 	if err := tool.CheckBlock(b); err != nil {
 		return tool.Block{}, false, err
 	}
-	return tool.DropOversizeInput(b), true, nil
+	return activities.Builtins().DropOversizeInput(b), true, nil
 }
 
 // tooManyTools is bad input: a turn holds at most workflows.MaxToolsPerTurn calls.

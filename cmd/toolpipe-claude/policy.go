@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/permissions"
 	"github.com/toolpipe/toolpipe/sandbox"
@@ -39,7 +40,8 @@ func turnSettings(o options, in policyInput) (*workflows.TurnSettings, []string,
 		sources = []string{"user", "project", "local"}
 	}
 	load := settings.LoadOptions{ProjectDir: in.workdir,
-		TrustProject: slices.Contains(sources, "project") || slices.Contains(sources, "local")}
+		TrustProject: slices.Contains(sources, "project") || slices.Contains(sources, "local"),
+		Tools:        builtinTool}
 	var warnings []string
 	if load.TrustProject && !(slices.Contains(sources, "project") && slices.Contains(sources, "local")) {
 		warnings = append(warnings, "--setting-sources: the project's .claude/settings.json and settings.local.json are read together")
@@ -59,7 +61,7 @@ func turnSettings(o options, in policyInput) (*workflows.TurnSettings, []string,
 		if err != nil {
 			return nil, nil, err
 		}
-		extra, err := settings.Load(settings.LoadOptions{File: file, ProjectDir: in.workdir, UserMode: in.mode})
+		extra, err := settings.Load(settings.LoadOptions{File: file, ProjectDir: in.workdir, UserMode: in.mode, Tools: builtinTool})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -75,23 +77,23 @@ func turnSettings(o options, in policyInput) (*workflows.TurnSettings, []string,
 		return nil, nil, err
 	}
 	for _, r := range o.allowed {
-		rule, err := permissions.ParseRule(r)
+		rule, err := permissions.ParseRuleFor(r, builtinTool)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--allowedTools %s: %w", r, err)
 		}
 		pol.Allow = append(pol.Allow, rule)
 	}
 	for _, r := range o.disallowed {
-		rule, err := permissions.ParseRule(r)
+		rule, err := permissions.ParseRuleFor(r, builtinTool)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--disallowedTools %s: %w", r, err)
 		}
 		pol.Deny = append(pol.Deny, rule)
 	}
 	if o.toolsSet {
-		for _, name := range append(tool.Names(), "Task") {
+		for _, name := range append(activities.Builtins().Names(), tool.TaskName) {
 			if !slices.Contains(o.tools, name) {
-				rule, err := permissions.ParseRule(name)
+				rule, err := permissions.ParseRuleFor(name, builtinTool)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -161,4 +163,11 @@ func settingsFile(v, stateDir string) (string, error) {
 		return "", err
 	}
 	return path, os.WriteFile(path, []byte(t), 0o600)
+}
+
+// builtinTool reports whether name is one of toolpipe's built-in tools, which
+// rules and --tools may name beside Claude Code's first ones (NotebookEdit).
+func builtinTool(name string) bool {
+	_, ok := activities.Builtins().Lookup(name)
+	return ok
 }

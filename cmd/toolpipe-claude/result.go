@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/conversation"
 	"github.com/toolpipe/toolpipe/internal/config"
 	"github.com/toolpipe/toolpipe/mcptools"
@@ -166,9 +167,9 @@ func (dr *driver) initFor(p *prompt, in workflows.SessionInput) initMessage {
 		return in.Settings != nil && in.Settings.Permissions != nil && in.Settings.Permissions.Disables(name)
 	}
 	if !disabled("Task") {
-		tools = append(tools, conversation.TaskName)
+		tools = append(tools, tool.TaskName)
 	}
-	for _, n := range tool.Names() {
+	for _, n := range activities.Builtins().Names() {
 		if !disabled(n) {
 			tools = append(tools, n)
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolpipe/toolpipe/hooks"
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/wire"
 )
 
@@ -160,10 +160,12 @@ func toolResult(b wire.Block, toolName string, input json.RawMessage, session st
 	case toolName == "Read":
 		u.ToolUseResult = readResponse(input, b.Content)
 	case toolName == "Bash" && b.Content == "(Bash completed with no output)":
-		u.ToolUseResult, _ = json.Marshal(hooks.BashResponse{})
+		u.ToolUseResult, _ = json.Marshal(activities.BashResponse{})
 	default:
-		if r := hooks.ToolResponse(toolName, input, b.Content); len(r) > 0 && string(r) != "null" {
-			u.ToolUseResult = r
+		if def, ok := activities.Builtins().Lookup(toolName); ok {
+			if r := def.HookResponse(input, b.Content); len(r) > 0 && string(r) != "null" {
+				u.ToolUseResult = r
+			}
 		}
 	}
 	return u

@@ -17,8 +17,8 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/permissions"
-	"github.com/toolpipe/toolpipe/tool"
 )
 
 // The configuration keys. Flags use the same names; environment variables are
@@ -434,9 +434,10 @@ func checkFileKeys(file string, f *viper.Viper) error {
 	return nil
 }
 
-// toolName maps viper's lower-cased key back to the tool's name.
+// toolName maps viper's lower-cased key back to the tool's name: one of the
+// built-in tools, which are what the commands run.
 func toolName(key string) (string, bool) {
-	for _, n := range tool.Names() {
+	for _, n := range activities.Builtins().Names() {
 		if strings.EqualFold(n, key) {
 			return n, true
 		}

@@ -112,5 +112,5 @@ var nameCases = []parityCase{
 // TestParityToolNames compares calls of tools by a wrong name, or of tools
 // toolpipe does not have, with Claude Code offering toolpipe's tools only.
 func TestParityToolNames(t *testing.T) {
-	compare(t, "names", nameCases, "--tools", "Bash,Read,Write,Edit,Glob,Grep,WebFetch,TaskStop")
+	compare(t, "names", nameCases, "--tools", "Bash,Read,Write,Edit,Glob,Grep,WebFetch,TaskStop,NotebookEdit")
 }

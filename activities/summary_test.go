@@ -1,4 +1,4 @@
-package workflows
+package activities
 
 import (
 	"strings"
@@ -7,8 +7,8 @@ import (
 	"github.com/toolpipe/toolpipe/tool"
 )
 
-// Activity summaries are markdown in the Temporal UI: every argument is a code
-// span, so globs, underscores and backticks show as typed.
+// Activity summaries (each tool's Summary) are markdown in the Temporal UI: every
+// argument is a code span, so globs, underscores and backticks show as typed.
 func TestActivitySummary(t *testing.T) {
 	long := "/very/long/" + strings.Repeat("deep/", 20) + "main.go"
 	for _, c := range []struct {
@@ -28,7 +28,14 @@ func TestActivitySummary(t *testing.T) {
 		{"mcp__x__y", `{"text":"` + strings.Repeat("a", 100) + `"}`, "mcp__x__y: `{\"text\":\"" + strings.Repeat("a", 70) + "…`"},
 		{tool.EditName, `not json`, "Edit"},
 	} {
-		if got := summary(tool.Block{ID: "t", Name: c.name, Input: []byte(c.input)}); got != c.want {
+		def, ok := Builtins().Lookup(c.name)
+		if !ok {
+			var err error
+			if def, err = (tool.MCPSpec{Name: c.name}).Definition(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := def.Summary([]byte(c.input)); got != c.want {
 			t.Errorf("summary(%s %s) = %q, want %q", c.name, c.input, got, c.want)
 		}
 	}

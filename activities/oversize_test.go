@@ -1,9 +1,11 @@
-package tool
+package activities
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/toolpipe/toolpipe/tool"
 )
 
 // An input over its tool's limit is dropped, and the block fails validation with
@@ -16,20 +18,20 @@ func TestDropOversizeInput(t *testing.T) {
 		input json.RawMessage
 		drop  bool
 	}{
-		{WriteName, big, true},
-		{BashName, json.RawMessage(`{"command":"` + strings.Repeat("x", maxShortInputBytes) + `"}`), true},
-		{BashName, json.RawMessage(`{"command":"ls"}`), false},
+		{tool.WriteName, big, true},
+		{tool.BashName, json.RawMessage(`{"command":"` + strings.Repeat("x", maxShortInputBytes) + `"}`), true},
+		{tool.BashName, json.RawMessage(`{"command":"ls"}`), false},
 		{"mcp__srv__tool", big, true},
 		{"NoSuchTool", json.RawMessage(`{"a":"` + strings.Repeat("x", maxShortInputBytes) + `"}`), false},
 	} {
-		b := DropOversizeInput(Block{ID: "t1", Name: c.name, Input: c.input})
+		b := Builtins().DropOversizeInput(tool.Block{ID: "t1", Name: c.name, Input: c.input})
 		if dropped := b.Input == nil && b.InputBytes == len(c.input); dropped != c.drop {
 			t.Fatalf("%s (%d bytes): dropped %v, want %v", c.name, len(c.input), dropped, c.drop)
 		}
-		if !c.drop || !IsBuiltin(c.name) {
+		if !c.drop || !isBuiltin(c.name) {
 			continue
 		}
-		def, _ := Lookup(c.name)
+		def := builtin(t, c.name)
 		whole, dropped := def.ValidateInput(c.input), def.ValidateBlock(b)
 		if whole == nil || dropped == nil || whole.Error() != dropped.Error() {
 			t.Fatalf("%s: whole input: %v; dropped: %v", c.name, whole, dropped)

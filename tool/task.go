@@ -1,13 +1,14 @@
-package conversation
+package tool
 
 import (
 	"encoding/json"
 	"errors"
-
-	"github.com/toolpipe/toolpipe/tool"
 )
 
 // TaskName is the sub-agent tool: the Session runs a Task call as a child Session.
+// It is in no Registry: a turn never runs it (a Task call reaching a turn of its own
+// is a tool it does not have); a session offers it to the model beside the
+// registry's tools while sub-agents may nest (workflows/session_task.go).
 const TaskName = "Task"
 
 // TaskInput is the input of a Task call. Fork starts the sub-agent from the caller's
@@ -47,7 +48,7 @@ const taskDescription = `Launches a sub-agent: a fresh agent with the same tools
 - Its answer is not shown to the user: summarise what matters in your own reply.`
 
 // TaskTool describes Task to the model.
-var TaskTool = tool.APITool{
+var TaskTool = APITool{
 	Name:        TaskName,
 	Description: taskDescription,
 	InputSchema: json.RawMessage(taskSchema),
@@ -57,10 +58,10 @@ var TaskTool = tool.APITool{
 func ParseTask(input json.RawMessage) (TaskInput, error) {
 	var in TaskInput
 	if err := json.Unmarshal(input, &in); err != nil {
-		return in, errors.New(tool.InputValidationError + ": Task input is not a JSON object: " + err.Error())
+		return in, errors.New(InputValidationError + ": Task input is not a JSON object: " + err.Error())
 	}
 	if in.Prompt == "" {
-		return in, errors.New(tool.InputValidationError + ": Task needs a prompt")
+		return in, errors.New(InputValidationError + ": Task needs a prompt")
 	}
 	return in, nil
 }
