@@ -109,4 +109,8 @@ const (
 	// (fleet.go). Sessions from before it, and sessions that do not ask (the
 	// embedded default), record no marker and schedule no placement activity.
 	sessionPlacement = "session-placement"
+	// turnHistory: a top-level session records a mark of every model call in the
+	// store (RecordTurn: the session's history, the points a rewind or a fork goes
+	// to; session_rewind.go). Asked after each model call.
+	turnHistory = "turn-history"
 )

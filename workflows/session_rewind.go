@@ -21,10 +21,6 @@ import (
 // another session's head there (ForkSession). The turns after the point stay in
 // the store and in history: a rewind is undone by rewinding to LATEST.
 
-// turnHistory is the change id under which a session records a mark after every
-// model call; histories from before it replay without the RecordTurn activities.
-const turnHistory = "turn-history"
-
 // RewindUpdate takes the session's conversation back to a turn (RewindArgs). A
 // running prompt is interrupted first and ends (as InterruptPromptSignal ends it);
 // the rewind is applied once its last results are stored. A session that is not
