@@ -128,6 +128,7 @@ func (a *Agent) Register(r worker.ActivityRegistry) {
 	register(r, a.observedCallModel(), contract.ModelActivityName, legacy)
 	register(r, a.AppendMessages, contract.AppendActivityName, legacy)
 	register(r, a.OpenSession, contract.OpenSessionActivityName, legacy)
+	a.registerRewind(r, legacy) // session_rewind.go
 	register(r, a.observedCompact(), contract.CompactActivityName, legacy)
 	register(r, a.observedPromptHook(), contract.PromptHookActivityName, legacy) // hook_prompt.go
 }

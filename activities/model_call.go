@@ -184,6 +184,7 @@ func (a *Agent) finish(ctx context.Context, req conversation.ModelRequest, msg c
 	head := conversation.Head{
 		Conversation: req.Conversation.Append(req.SessionID, req.Seq, 1, stored.Size()),
 		Next:         req.Seq + 1, Forked: req.Forked, LastTurn: req.LastTurn, TurnsNumbered: req.TurnsNumbered,
+		Parent: req.Parent, ForkedAt: req.ForkedAt,
 	}
 	if req.OpenTurn && turnCalls {
 		head.LastTurn = req.Turn
@@ -280,6 +281,7 @@ func describe(tools *tool.Registry, req conversation.ModelRequest, m conversatio
 		if isTask(req, b.Name) {
 			tu.Name, tu.Input = tool.TaskName, b.Input
 		}
+		tu.File = conversation.EditedFile(b.Name, b.Input) // the session's history (turns.go)
 		r.ToolUses = append(r.ToolUses, tu)
 	}
 	r.Text = m.Text()

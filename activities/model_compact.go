@@ -84,7 +84,8 @@ func (a *Agent) CompactConversation(ctx context.Context, req contract.CompactReq
 		// A session resumed from the store continues from the summary and the kept
 		// messages too.
 		head := conversation.Head{Conversation: contract.Compacted(mr.SessionID, mr.Seq, stored.Size(), kept),
-			Next: mr.Seq + 1, Forked: mr.Forked, LastTurn: mr.LastTurn, TurnsNumbered: mr.TurnsNumbered}
+			Next: mr.Seq + 1, Forked: mr.Forked, LastTurn: mr.LastTurn, TurnsNumbered: mr.TurnsNumbered,
+			Parent: mr.Parent, ForkedAt: mr.ForkedAt}
 		if err := a.convs.WriteHead(mr.SessionID, head); err != nil {
 			return contract.CompactReply{}, storeError(err)
 		}

@@ -69,9 +69,9 @@ func (a *Agent) OpenSession(ctx context.Context, req conversation.OpenRequest) (
 	if err != nil {
 		return reply, storeFailure(err)
 	}
-	records, err := a.convs.ReadRecords(req.SessionID)
+	records, err := a.sessionRecords(req.SessionID, head) // session_rewind.go: a fork's parents' too
 	if err != nil {
-		return reply, storeFailure(err)
+		return reply, err
 	}
 	var inherited *budget.State
 	if head.Forked {

@@ -24,6 +24,14 @@ const (
 	AppendActivityName = "toolpipe.AppendMessages"
 	// OpenSessionActivityName opens (or resumes) a session's store.
 	OpenSessionActivityName = "toolpipe.OpenSession"
+	// RecordTurnActivityName adds a model call's mark to its session's history.
+	RecordTurnActivityName = "toolpipe.RecordTurn"
+	// RewindSessionActivityName moves a session's head back to a turn (or forward
+	// to where it was before its rewinds) and records who did it and when.
+	RewindSessionActivityName = "toolpipe.RewindSession"
+	// ForkSessionActivityName starts a session's store from another's conversation
+	// at a turn.
+	ForkSessionActivityName = "toolpipe.ForkSession"
 	// CompactActivityName writes the summary a session continues from when its
 	// conversation nears the model's context window.
 	CompactActivityName = "toolpipe.CompactConversation"
@@ -84,6 +92,12 @@ const (
 	ErrModelNotConfigured = "ModelNotConfigured"
 	// ErrConversationStore: the conversation store could not be read or written.
 	ErrConversationStore = "ConversationStore"
+	// ErrBadRewind: a rewind or a fork names a point the session does not have (a
+	// turn past its end, LATEST of a session never rewound, a message or checkpoint
+	// missing from the store); nothing was changed.
+	ErrBadRewind = "BadRewind"
+	// ErrSessionExists: a fork was asked onto a session id that has a conversation.
+	ErrSessionExists = "SessionExists"
 	// ErrSessionNotInStore: an object the session's history refers to (a message,
 	// its records) is not in this worker's blob store: a wrong or empty blob-url.
 	// Not retried; the message names the store and the session.

@@ -14,6 +14,7 @@ var activityNames = []string{
 	PlaceSessionActivityName, ReleaseSessionActivityName, ProbeHostActivityName,
 	CaptureCheckpointActivityName, RestoreCheckpointActivityName, PrepareWorkspaceActivityName,
 	LoadSkillsActivityName,
+	RecordTurnActivityName, RewindSessionActivityName, ForkSessionActivityName,
 }
 
 // ReservedName reports whether a custom tool may not take name: a custom tool's

@@ -24,6 +24,11 @@ type Head struct {
 	// Next up, past every id the session used.
 	LastTurn      int  `json:"last_turn,omitempty"`
 	TurnsNumbered bool `json:"turns_numbered,omitempty"`
+	// Parent is the session this one was forked from (`starter agent fork`) and
+	// ForkedAt the turn: its runs link to it (memo and ToolpipeParentSession), and
+	// its budget state starts from the parent's records.
+	Parent   string `json:"parent,omitempty"`
+	ForkedAt int    `json:"forked_at,omitempty"`
 }
 
 // ModelRequest is the input of the model activity: which stored messages to send,
@@ -53,8 +58,11 @@ type ModelRequest struct {
 	// TaskIntake: the calling Session takes each Task block as it streams (its
 	// StartTask update), so sub-agents start before the message ends.
 	TaskIntake bool `json:"task_intake,omitempty"`
-	// Forked is kept in the head stored with the message (see Head).
-	Forked bool `json:"forked,omitempty"`
+	// Forked, Parent and ForkedAt are kept in the head stored with the message
+	// (see Head).
+	Forked   bool   `json:"forked,omitempty"`
+	Parent   string `json:"parent,omitempty"`
+	ForkedAt int    `json:"forked_at,omitempty"`
 	// MCPTools are offered to the model besides the built-in tools.
 	MCPTools []tool.MCPSpec `json:"mcp_tools,omitempty"`
 	// Disabled are tools a deny rule names whole: they are not offered, as in
@@ -91,6 +99,8 @@ type ToolUse struct {
 	// Summary names the call for people: "Bash(npm test)".
 	Summary string          `json:"summary,omitempty"`
 	Input   json.RawMessage `json:"input,omitempty"`
+	// File is the file a file tool's call writes (Write, Edit, NotebookEdit).
+	File string `json:"file,omitempty"`
 }
 
 // Usage counts the tokens of one model call (or a session's calls): InputTokens are

@@ -48,8 +48,8 @@ func TestEnsure(t *testing.T) {
 
 	var seen []searchattr.Mismatch
 	added, err = searchattr.Ensure(ctx, op, ns, func(m searchattr.Mismatch) error { seen = append(seen, m); return nil })
-	if err != nil || !slices.Equal(added, []string{searchattr.FailedCalls, searchattr.SessionID}) {
-		t.Fatalf("Ensure = %v, %v; want [%s %s] added", added, err, searchattr.FailedCalls, searchattr.SessionID)
+	if err != nil || !slices.Equal(added, []string{searchattr.FailedCalls, searchattr.ParentSession, searchattr.SessionID}) {
+		t.Fatalf("Ensure = %v, %v; want [%s %s %s] added", added, err, searchattr.FailedCalls, searchattr.ParentSession, searchattr.SessionID)
 	}
 	want := searchattr.Mismatch{Name: searchattr.Status, Got: enumspb.INDEXED_VALUE_TYPE_TEXT, Want: enumspb.INDEXED_VALUE_TYPE_KEYWORD}
 	if len(seen) != 1 || seen[0] != want {

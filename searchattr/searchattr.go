@@ -14,15 +14,20 @@ const (
 	// it only where the namespace has it (it came after the other two: a cluster
 	// that registered only those still gets them).
 	FailedCalls = "ToolpipeFailedCalls"
+	// ParentSession (Keyword) is the session a fork was made from (`starter agent
+	// fork`): ToolpipeParentSession="S" lists S's forks. Set only where the
+	// namespace has it, as FailedCalls.
+	ParentSession = "ToolpipeParentSession"
 )
 
 // Registered returns every attribute toolpipe uses with its type, a fresh map the
 // caller may keep: what a namespace must have before a turn may upsert them.
 func Registered() map[string]enumspb.IndexedValueType {
 	return map[string]enumspb.IndexedValueType{
-		SessionID:   enumspb.INDEXED_VALUE_TYPE_KEYWORD,
-		Status:      enumspb.INDEXED_VALUE_TYPE_KEYWORD,
-		FailedCalls: enumspb.INDEXED_VALUE_TYPE_INT,
+		SessionID:     enumspb.INDEXED_VALUE_TYPE_KEYWORD,
+		Status:        enumspb.INDEXED_VALUE_TYPE_KEYWORD,
+		FailedCalls:   enumspb.INDEXED_VALUE_TYPE_INT,
+		ParentSession: enumspb.INDEXED_VALUE_TYPE_KEYWORD,
 	}
 }
 
@@ -31,5 +36,6 @@ func Registered() map[string]enumspb.IndexedValueType {
 func Required() map[string]enumspb.IndexedValueType {
 	r := Registered()
 	delete(r, FailedCalls)
+	delete(r, ParentSession)
 	return r
 }

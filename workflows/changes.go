@@ -138,4 +138,8 @@ const (
 	// sessionRepo: a session with Repo has its host clone it into the working
 	// directory before the first turn (session_source.go). Asked before the clone.
 	sessionRepo = "session-repo"
+	// turnHistory: a top-level session records a mark of every model call in the
+	// store (RecordTurn: the session's history, the points a rewind or a fork goes
+	// to; session_rewind.go). Asked after each model call.
+	turnHistory = "turn-history"
 )

@@ -114,6 +114,17 @@ type session struct {
 	ckptPending bool
 	// moves counts the times the session moved off a lost host (host_loss.go).
 	moves int
+
+	// History and rewinds (session_rewind.go): found says the store had the session
+	// (or this run made it, a fork); loopDone that the prompt's loop has ended, so
+	// a rewind may move the head; controls counts the rewinds served; markTurn,
+	// markBefore and markPrompt are what the next mark records.
+	found, loopDone bool
+	controls        int
+	markTurn        int
+	markSent        conversation.Conversation
+	markBefore      *conversation.Conversation // nil: not known (a new run)
+	markPrompt      string
 }
 
 // Session is an agent's query loop: call the model, run the turn its tool calls
@@ -159,9 +170,13 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 		if err := s.open(ctx); err != nil {
 			return SessionResult{}, err
 		}
-		s.sessionStart(ctx, s.head.Next > 1) // session_hooks.go
-		s.listSkills(ctx)                    // session_skills.go
-		s.checkpointBaseline(ctx)            // session_checkpoint.go
+		if in.Control != nil { // a run that only rewinds or forks (session_rewind.go)
+			return s.control(ctx)
+		}
+		s.linkParent(ctx)                                           // session_rewind.go
+		s.sessionStart(ctx, s.head.Next > 1 || s.head.Parent != "") // session_hooks.go: a fork resumes its parent's
+		s.listSkills(ctx)                                           // session_skills.go
+		s.checkpointBaseline(ctx)                                   // session_checkpoint.go
 	}
 	s.listMCP(ctx)
 	s.publish(ctx)
@@ -201,6 +216,9 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 			return SessionResult{}, err
 		}
 		s.decide(reply, tr)
+		if err := s.recordTurn(ctx, reply); err != nil { // session_rewind.go
+			return SessionResult{}, err
+		}
 		s.stopHooks(ctx)                                // session_hooks.go
 		if err := s.sleepUntilWakeup(ctx); err != nil { // session_schedulewakeup.go
 			return SessionResult{}, err
@@ -210,6 +228,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 		}
 		s.publish(ctx)
 	}
+	s.loopDone = true      // a rewind waiting for the prompt to end goes on (session_rewind.go)
 	s.stopBackground(ctx)  // session_background.go
 	s.awaitCheckpoint(ctx) // session_checkpoint.go
 	s.sessionEnd(ctx)      // session_hooks.go
@@ -264,7 +283,7 @@ func (s *session) open(ctx workflow.Context) error {
 	s.state = budget.NewState()
 	switch {
 	case reply.Found:
-		s.head, s.state = reply.Head, reply.State
+		s.head, s.state, s.found = reply.Head, reply.State, true
 	case s.in.Fork != nil:
 		s.head.Conversation, s.head.Forked = s.in.Fork.Conversation, true
 		s.state = s.in.Fork.State.Clone()
@@ -311,6 +330,7 @@ func (s *session) carryInput() SessionInput {
 		Wakeup:     s.wakeup, NoopStreak: s.noopStreak,
 		Tools:       s.carryTools(), // session_tools.go
 		Checkpoints: s.checkpoints,  // session_checkpoint.go
+		MarkBefore:  s.markBefore, MarkPrompt: s.markPrompt,
 	}
 	return in
 }
@@ -326,6 +346,7 @@ func (s *session) restore(c *SessionCarry) {
 	s.lastUsage, s.cost = c.LastUsage, c.Cost
 	s.ctxBytes, s.compactions = c.CtxBytes, c.Compactions
 	s.promptSeq = c.PromptSeq
+	s.found, s.markBefore, s.markPrompt = true, c.MarkBefore, c.MarkPrompt
 	s.restoreTasks(c.EndedTasks) // session_background.go
 	s.wakeup, s.noopStreak = c.Wakeup, c.NoopStreak
 	s.restoreTools(c.Tools) // session_tools.go

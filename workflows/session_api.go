@@ -76,6 +76,9 @@ type SessionInput struct {
 
 	// Carry is set by continue-as-new only: the state of the previous run.
 	Carry *SessionCarry `json:"carry,omitempty"`
+	// Control is set for a run that calls no model: one that serves a rewind or
+	// makes a fork (session_rewind.go).
+	Control *SessionControl `json:"control,omitempty"`
 }
 
 // Fork is what a forked sub-agent starts from.
@@ -203,6 +206,10 @@ type SessionCarry struct {
 	Tools *SessionToolState `json:"tools,omitempty"`
 	// Checkpoints are the workspace's checkpoints so far, oldest first.
 	Checkpoints []TurnCheckpoint `json:"checkpoints,omitempty"`
+	// MarkBefore and MarkPrompt are what the next model call's history mark
+	// records (session_rewind.go), when messages were stored just before the switch.
+	MarkBefore *conversation.Conversation `json:"mark_before,omitempty"`
+	MarkPrompt string                     `json:"mark_prompt,omitempty"`
 }
 
 // EndedTask is a background task that has ended, as a continued session keeps it.

@@ -40,8 +40,12 @@ func (s *session) appendPending(ctx workflow.Context) error {
 		req.Originals = append(req.Originals, conversation.Original{ToolUseID: r.ToolUseID, Content: originalOf(tail, r.ToolUseID)})
 	}
 	head := s.head
+	before := head.Conversation // what a rewind to before the next call keeps (session_rewind.go)
 	for i, m := range msgs {
 		head.Conversation = head.Conversation.Append(s.in.SessionID, s.head.Next+i, 1, m.Size())
+		if i == 0 && len(s.pendingResults) > 0 {
+			before = head.Conversation
+		}
 	}
 	head.Next += len(msgs)
 	req.Head = head
@@ -50,6 +54,7 @@ func (s *session) appendPending(ctx workflow.Context) error {
 		return err
 	}
 	s.head = head
+	s.markPoint(before, s.pendingUser[:queued])
 	if len(s.pendingResults) > 0 {
 		s.lastResults = msgs[0].Size()
 	}

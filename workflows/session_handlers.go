@@ -91,6 +91,9 @@ func (s *session) register(ctx workflow.Context) error {
 	if err := s.registerControl(ctx); err != nil { // session_control.go
 		return err
 	}
+	if err := s.registerRewind(ctx); err != nil { // session_rewind.go
+		return err
+	}
 	if err := workflow.SetQueryHandlerWithOptions(ctx, contract.SessionStateQuery, s.stateQuery,
 		workflow.QueryHandlerOptions{Description: "Where the session stands: phase, turns, conversation size, budget."}); err != nil {
 		return fmt.Errorf("session: %w", err)

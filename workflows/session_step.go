@@ -36,7 +36,8 @@ func (s *session) step(ctx workflow.Context) (conversation.ModelReply, TurnResul
 			return conversation.ModelReply{}, TurnResult{}, err
 		}
 	}
-	prefix := s.head.Conversation // what the model is sent; a fork starts from it
+	prefix := s.head.Conversation      // what the model is sent; a fork starts from it
+	s.markSent, s.markTurn = prefix, 0 // session_rewind.go
 	s.tasks, s.taskCtx, s.taskPrefix = map[string]workflow.Future{}, ctx, prefix
 	defer func() { s.tasks, s.taskCtx, s.taskPrefix = nil, nil, nil }()
 	// Histories from before tasksAsStreamed started every Task once the message had
@@ -159,6 +160,7 @@ func (s *session) modelRequest(seq int, prefix conversation.Conversation) conver
 		Model: s.model.Model, MaxTokens: s.model.MaxTokens, System: s.systemPrompt(), // session_skills.go
 		Task: s.in.Depth < s.opts.MaxDepth, Forked: s.head.Forked, MCPTools: s.mcpTools,
 		Disabled: s.disabledTools(), LastTurn: s.head.LastTurn, TurnsNumbered: s.head.TurnsNumbered,
+		Parent: s.head.Parent, ForkedAt: s.head.ForkedAt,
 	}
 }
 

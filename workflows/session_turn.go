@@ -64,6 +64,7 @@ func (s *session) openTurn(ctx workflow.Context) error {
 		})
 		// The turn's events carry its id from now on: a watcher follows its tools.
 		s.note(SessionEvent{Kind: EventTurn, Text: s.slot.id})
+		s.markTurn = s.slot.no // the history's turn number (session_rewind.go)
 		if s.slot.lazy {
 			s.head.LastTurn = s.slot.no
 			s.publish(ctx)

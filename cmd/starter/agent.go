@@ -146,7 +146,8 @@ from a scripted fake instead, offline (embedded default only).`,
 	cmd.Flags().BoolVar(&f.checkpoints, "checkpoints", false, "checkpoint the working directory into the blob store after every turn that may change files (always on a fleet); agent status lists them")
 	cmd.Flags().IntVar(&f.attempts, "model-attempts", 10, "the most tries of one model call when the API is overloaded, rate limited or failing (2s apart, doubling up to a minute)")
 	cmd.Flags().DurationVar(&f.questionTimeout, "question-timeout", 0, "how long the model's questions (AskUserQuestion) wait for starter agent answer before it is told nobody answered (0: until answered)")
-	cmd.AddCommand(agentSendCmd(), agentStatusCmd(), agentInterruptCmd(), agentCompactCmd(), agentAnswerCmd())
+	cmd.AddCommand(agentSendCmd(), agentStatusCmd(), agentInterruptCmd(), agentCompactCmd(), agentAnswerCmd(),
+		agentHistoryCmd(), agentRewindCmd(), agentForkCmd()) // agent_rewind.go
 	return cmd
 }
 

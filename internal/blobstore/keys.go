@@ -23,6 +23,8 @@ import (
 //	<session>/conversation/<seq>.partial.json          a message still streaming
 //	<session>/conversation/records/<seq>.json          budget replacement records
 //	<session>/conversation/head.json                   where the conversation stands
+//	<session>/conversation/turns.json                  the marks of its model calls (its history)
+//	<session>/conversation/rewinds.json                its rewinds, who and when
 //	<session>/transcript.jsonl                         the transcript hooks read (hooks.TranscriptPath)
 //	<session>/read-state.json                          the files the session has read
 //	<session>/tasks/<task_id>.output                   a background task's output
@@ -50,6 +52,8 @@ const (
 	KindCheckpointObject
 	KindCheckpointRecord
 	KindPlacement
+	KindTurnLog
+	KindRewindLog
 )
 
 var kindNames = map[Kind]string{
@@ -57,7 +61,7 @@ var kindNames = map[Kind]string{
 	KindConversationPartial: "partial message", KindConversationRecords: "replacement records",
 	KindConversationHead: "conversation head", KindTranscript: "transcript", KindReadState: "read state",
 	KindBackgroundOutput: "background task output", KindCheckpointObject: "checkpoint object",
-	KindCheckpointRecord: "checkpoint record", KindPlacement: "placement",
+	KindCheckpointRecord: "checkpoint record", KindPlacement: "placement", KindTurnLog: "turn history", KindRewindLog: "rewinds",
 }
 
 func (k Kind) String() string {
@@ -77,6 +81,8 @@ const (
 	ConversationDir = statedir.ConversationDir
 	RecordsDir      = statedir.RecordsDir
 	HeadFile        = statedir.HeadFile
+	TurnsFile       = statedir.TurnsFile
+	RewindsFile     = statedir.RewindsFile
 	TranscriptFile  = statedir.TranscriptFile
 	ReadStateFile   = statedir.ReadStateFile
 	TasksDir        = statedir.TasksDir
@@ -185,6 +191,16 @@ func RecordsKey(session string, seq int) (Key, error) {
 // HeadKey is where the head of session's conversation lives.
 func HeadKey(session string) (Key, error) {
 	return sessionKey(KindConversationHead, session, ConversationDir, HeadFile)
+}
+
+// TurnLogKey is where the marks of session's model calls live (its history).
+func TurnLogKey(session string) (Key, error) {
+	return sessionKey(KindTurnLog, session, ConversationDir, TurnsFile)
+}
+
+// RewindLogKey is where session's rewinds are recorded.
+func RewindLogKey(session string) (Key, error) {
+	return sessionKey(KindRewindLog, session, ConversationDir, RewindsFile)
 }
 
 // TranscriptKey is where session's transcript lives. The session id is mapped as
@@ -302,6 +318,10 @@ func ParseKey(s string) (Key, error) {
 		k, err = PlacementKey(session, gen)
 	case len(rest) == 2 && rest[0] == ConversationDir && rest[1] == HeadFile:
 		k, err = HeadKey(session)
+	case len(rest) == 2 && rest[0] == ConversationDir && rest[1] == TurnsFile:
+		k, err = TurnLogKey(session)
+	case len(rest) == 2 && rest[0] == ConversationDir && rest[1] == RewindsFile:
+		k, err = RewindLogKey(session)
 	case len(rest) == 2 && rest[0] == ConversationDir:
 		if n, ok := strings.CutSuffix(rest[1], ".partial.json"); ok {
 			k, err = seqKey(n, func(seq int) (Key, error) { return PartialKey(session, seq) })

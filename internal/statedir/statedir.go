@@ -13,7 +13,8 @@
 //	  <session>/
 //	    tool-results/<id>.txt    persisted outputs the model Reads
 //	    tasks/<id>.output        background tasks' output
-//	    conversation/            the stored messages, head.json, records/
+//	    conversation/            the stored messages, head.json, records/,
+//	                             turns.json (the history), rewinds.json
 //	    checkpoints/<id>.json    the session's checkpoint records
 //	    transcript.jsonl         the hooks' transcript
 //	    read-state.json          what the session read
@@ -55,6 +56,8 @@ const (
 	ConversationDir = "conversation"
 	RecordsDir      = "records"
 	HeadFile        = "head.json"
+	TurnsFile       = "turns.json"
+	RewindsFile     = "rewinds.json"
 	TranscriptFile  = "transcript.jsonl"
 	ReadStateFile   = "read-state.json"
 	TasksDir        = "tasks"
