@@ -13,6 +13,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/tool"
 )
@@ -38,7 +39,7 @@ func newProbe() *probe {
 func (p *probe) register(r sdkworker.Registry) {
 	plugin.RegisterWorkflows(r, activities.Builtins())
 	for _, name := range activities.Builtins().Names() {
-		r.RegisterActivityWithOptions(p.act, activity.RegisterOptions{Name: name})
+		r.RegisterActivityWithOptions(p.act, activity.RegisterOptions{Name: contract.ToolActivity(name)})
 	}
 }
 

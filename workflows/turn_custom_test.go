@@ -15,6 +15,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/toolpipe/toolpipe/activities"
+	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/internal/plugin"
 	"github.com/toolpipe/toolpipe/internal/testenv"
 	"github.com/toolpipe/toolpipe/tool"
@@ -101,7 +102,7 @@ func TestCustomToolRunsInATurn(t *testing.T) {
 	h := &harness{t: t, probe: newProbe(), queue: testenv.TaskQueue(t), c: testenv.Client()}
 	testenv.StartWorker(t, h.queue, func(r sdkworker.Registry) {
 		plugin.RegisterWorkflows(r, tools)
-		r.RegisterActivityWithOptions(rec.run, activity.RegisterOptions{Name: "DeployPreview"})
+		r.RegisterActivityWithOptions(rec.run, activity.RegisterOptions{Name: contract.ToolActivity("DeployPreview")})
 	})
 	run := h.start(workflows.TurnInput{Workdir: t.TempDir(), CloseIntake: true, Blocks: []tool.Block{
 		{ID: "dp1", Name: "DeployPreview", Input: raw(map[string]any{"branch": "a", "dry_run": true})},

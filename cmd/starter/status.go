@@ -29,7 +29,8 @@ func statusCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			switch typ := d.GetWorkflowExecutionInfo().GetType().GetName(); typ {
+			typ := d.GetWorkflowExecutionInfo().GetType().GetName()
+			switch contract.Prefix + contract.Unprefixed(typ) { // an older toolpipe's "Session" too
 			case contract.SessionWorkflowName:
 				// A session's state is agent status's: one place prints it.
 				return agentStatusCmd().RunE(cmd, []string{strings.TrimPrefix(id, "session-")})

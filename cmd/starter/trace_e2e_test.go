@@ -59,7 +59,7 @@ func TestRunIsOneTrace(t *testing.T) {
 	if len(traces) != 1 {
 		t.Errorf("%d traces, want the turn's one: %v", len(traces), traces)
 	}
-	for _, n := range []string{"starter run", "StartWorkflow:Turn", "RunWorkflow:Turn", "UpdateWorkflow:AddBlocks", "UpdateWorkflow:CloseIntake",
+	for _, n := range []string{"starter run", "StartWorkflow:toolpipe.Turn", "RunWorkflow:toolpipe.Turn", "UpdateWorkflow:AddBlocks", "UpdateWorkflow:CloseIntake",
 		"UpdateWorkflow:Collect", "HandleUpdate:Collect", "execute_tool Bash", "execute_tool Nope"} {
 		if _, ok := byName[n]; !ok {
 			t.Errorf("no %q span", n)
