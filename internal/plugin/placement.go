@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	sdkworker "go.temporal.io/sdk/worker"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/contract"
 )
 
@@ -68,13 +69,6 @@ func (p *placer) Sessions() int {
 }
 
 func (p *placer) register(r sdkworker.ActivityRegistry, legacy bool) {
-	for _, a := range []struct {
-		fn   any
-		name string
-	}{{p.Place, contract.PlaceSessionActivityName}, {p.Release, contract.ReleaseSessionActivityName}} {
-		r.RegisterActivityWithOptions(a.fn, activity.RegisterOptions{Name: a.name})
-		if legacy {
-			r.RegisterActivityWithOptions(a.fn, activity.RegisterOptions{Name: contract.Unprefixed(a.name)})
-		}
-	}
+	activities.RegisterNamed(r, p.Place, contract.PlaceSessionActivityName, legacy)
+	activities.RegisterNamed(r, p.Release, contract.ReleaseSessionActivityName, legacy)
 }
