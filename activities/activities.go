@@ -61,8 +61,10 @@ type Config struct {
 // toolpipe's names too (Config.LegacyNames).
 func (a *Activities) LegacyNames() bool { return a.cfg.LegacyNames }
 
-// register registers fn under name, and under its unprefixed name when legacy.
-func register(r worker.ActivityRegistry, fn any, name string, legacy bool) {
+// RegisterNamed registers fn under name, and under its unprefixed name
+// (contract.Unprefixed) when legacy: the one place toolpipe's activities get their
+// names on a worker.
+func RegisterNamed(r worker.ActivityRegistry, fn any, name string, legacy bool) {
 	r.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
 	if legacy {
 		r.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: contract.Unprefixed(name)})
@@ -152,25 +154,25 @@ func (a *Activities) Register(r worker.ActivityRegistry) {
 			// do for themselves.
 			run = a.limited(heartbeating(d.Run))
 		}
-		register(r, failingOnError(a.fenced(a.observed(name, run))), contract.ToolActivity(name), legacy) // fence.go
+		RegisterNamed(r, failingOnError(a.fenced(a.observed(name, run))), contract.ToolActivity(name), legacy) // fence.go
 	}
 	// A call that never became a tool activity, recorded as a failed one.
-	register(r, RefusedCall, contract.RefusedCallActivityName, legacy)
+	RegisterNamed(r, RefusedCall, contract.RefusedCallActivityName, legacy)
 	// The steps of the tool pipeline around the call (DESIGN §3.8, §5).
-	register(r, observedHook(a.RunHook), contract.HookActivityName, legacy)
-	register(r, a.ResolvePaths, contract.ResolvePathsActivityName, legacy)
-	register(r, a.AppendTranscript, contract.TranscriptActivityName, legacy)
+	RegisterNamed(r, observedHook(a.RunHook), contract.HookActivityName, legacy)
+	RegisterNamed(r, a.ResolvePaths, contract.ResolvePathsActivityName, legacy)
+	RegisterNamed(r, a.AppendTranscript, contract.TranscriptActivityName, legacy)
 	// Background shells: one activity per task, started by the session.
-	register(r, a.BashBackground, contract.BashBackgroundActivityName, legacy)
+	RegisterNamed(r, a.BashBackground, contract.BashBackgroundActivityName, legacy)
 	// Skills: listed when a session starts, loaded by the Skill tool (skill.go).
-	register(r, a.LoadSkills, contract.LoadSkillsActivityName, legacy)
+	RegisterNamed(r, a.LoadSkills, contract.LoadSkillsActivityName, legacy)
 	// MCP tools: one activity type for every call (mcp.go).
-	register(r, a.ListMCPTools, contract.ListMCPToolsActivityName, legacy)
-	register(r, failingOnError(a.observedMCP), contract.MCPCallActivityName, legacy)
+	RegisterNamed(r, a.ListMCPTools, contract.ListMCPToolsActivityName, legacy)
+	RegisterNamed(r, failingOnError(a.observedMCP), contract.MCPCallActivityName, legacy)
 	// Workspace checkpoints, on the session's host (checkpoint.go).
-	register(r, a.CaptureCheckpoint, contract.CaptureCheckpointActivityName, legacy)
-	register(r, a.RestoreCheckpoint, contract.RestoreCheckpointActivityName, legacy)
-	register(r, a.PrepareWorkspace, contract.PrepareWorkspaceActivityName, legacy) // workspace_source.go
+	RegisterNamed(r, a.CaptureCheckpoint, contract.CaptureCheckpointActivityName, legacy)
+	RegisterNamed(r, a.RestoreCheckpoint, contract.RestoreCheckpointActivityName, legacy)
+	RegisterNamed(r, a.PrepareWorkspace, contract.PrepareWorkspaceActivityName, legacy) // workspace_source.go
 }
 
 // ToolFunc runs one tool call.

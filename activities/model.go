@@ -125,12 +125,12 @@ func NewAgent(cfg AgentConfig) (*Agent, error) {
 // Register registers the agent activities under their names.
 func (a *Agent) Register(r worker.ActivityRegistry) {
 	legacy := a.cfg.LegacyNames
-	register(r, a.observedCallModel(), contract.ModelActivityName, legacy)
-	register(r, a.AppendMessages, contract.AppendActivityName, legacy)
-	register(r, a.OpenSession, contract.OpenSessionActivityName, legacy)
+	RegisterNamed(r, a.observedCallModel(), contract.ModelActivityName, legacy)
+	RegisterNamed(r, a.AppendMessages, contract.AppendActivityName, legacy)
+	RegisterNamed(r, a.OpenSession, contract.OpenSessionActivityName, legacy)
 	a.registerRewind(r, legacy) // session_rewind.go
-	register(r, a.observedCompact(), contract.CompactActivityName, legacy)
-	register(r, a.observedPromptHook(), contract.PromptHookActivityName, legacy) // hook_prompt.go
+	RegisterNamed(r, a.observedCompact(), contract.CompactActivityName, legacy)
+	RegisterNamed(r, a.observedPromptHook(), contract.PromptHookActivityName, legacy) // hook_prompt.go
 }
 
 // StateDir is where the tool activities keep sessions, for wiring the agent

@@ -16,9 +16,9 @@ import (
 
 // registerRewind registers the history, rewind and fork activities.
 func (a *Agent) registerRewind(r worker.ActivityRegistry, legacy bool) {
-	register(r, a.RecordTurn, contract.RecordTurnActivityName, legacy)
-	register(r, a.RewindSession, contract.RewindSessionActivityName, legacy)
-	register(r, a.ForkSession, contract.ForkSessionActivityName, legacy)
+	RegisterNamed(r, a.RecordTurn, contract.RecordTurnActivityName, legacy)
+	RegisterNamed(r, a.RewindSession, contract.RewindSessionActivityName, legacy)
+	RegisterNamed(r, a.ForkSession, contract.ForkSessionActivityName, legacy)
 }
 
 // RecordTurn adds a model call's mark to its session's history.

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"time"
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/contrib/envconfig"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/log"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
 
 	"github.com/toolpipe/toolpipe/internal/blobstore"
 	"github.com/toolpipe/toolpipe/internal/plugin"
@@ -158,6 +161,16 @@ func reach(ctx context.Context, o Options) (*Conn, error) {
 	return connectEmbedded(ctx, o)
 }
 
+// loopbackReconnect: the embedded server comes back within a second or two of
+// going away (another client takes it over), and the SDK's reconnect backoff (up
+// to 10 s between tries) would leave its workers and clients deaf for most of a
+// heartbeat timeout after it is back. Reconnecting to loopback every second costs
+// nothing.
+var loopbackReconnect = grpc.ConnectParams{
+	Backoff:           backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: time.Second},
+	MinConnectTimeout: 5 * time.Second,
+}
+
 func dial(ctx context.Context, addr, ns string, o Options) (client.Client, error) {
 	storage, err := payloadStorage(o.StateDir, o.blob)
 	if err != nil {
@@ -166,7 +179,8 @@ func dial(ctx context.Context, addr, ns string, o Options) (client.Client, error
 	opts := client.Options{HostPort: addr, Namespace: ns, Logger: log.NewStructuredLogger(logger(o.Logger)), ExternalStorage: storage,
 		// The embedded server is on loopback: gzip (the SDK's default) would only
 		// spend CPU on both ends of every call (BENCHMARKS.md).
-		ConnectionOptions: client.ConnectionOptions{GrpcCompression: &client.GrpcCompressionNone{}}}
+		ConnectionOptions: client.ConnectionOptions{GrpcCompression: &client.GrpcCompressionNone{},
+			DialOptions: []grpc.DialOption{grpc.WithConnectParams(loopbackReconnect)}}}
 	if opts, err = o.Telemetry.ClientOptions(opts); err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ targets=(
   "./permissions FuzzDecideBash"      # deterministic; a command running a program no rule covers is never allowed
   "./hooks FuzzParse"                 # any hook output: no panic, deterministic, invariants of the outcome
   "./hooks FuzzParsePrompt"           # any model answer to a prompt hook: no panic, deterministic, only ok: false blocks
-  "./persisted FuzzPreview"           # the preview cut: a prefix, within the limit, UTF-8 kept, newline rule
+  "./internal/preview FuzzPreview"          # the preview cut: a prefix, within the limit, UTF-8 kept, newline rule
 )
 for t in "${targets[@]}"; do
   read -r pkg name <<<"$t"

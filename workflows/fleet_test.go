@@ -77,7 +77,7 @@ func TestPlacedSessionRunsItsToolsOnItsHost(t *testing.T) {
 	}
 	want := map[string]string{
 		contract.PlaceSessionActivityName: h.queue, contract.ModelActivityName: h.queue, contract.AppendActivityName: h.queue,
-		"Write": hostQueue, contract.ReleaseSessionActivityName: hostQueue,
+		contract.ToolActivity("Write"): hostQueue, contract.ReleaseSessionActivityName: hostQueue,
 	}
 	for name, q := range want {
 		if queues[name] != q {

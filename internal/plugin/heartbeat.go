@@ -92,7 +92,67 @@ func (b *blipInbound) ExecuteActivity(ctx context.Context, in *interceptor.Execu
 		close(bt.done)
 		cancel(context.Canceled)
 	}()
-	return b.Next.ExecuteActivity(runCtx, in)
+	res, err := b.Next.ExecuteActivity(runCtx, in)
+	bt.holdWhileAway()
+	return res, err
+}
+
+// holdWhileAway keeps a finished tool's result until the server answers again. The
+// SDK gives the report of a result one RPC timeout (10 s) and then drops it, so a
+// tool that ends while the server is away (an embedded server being taken over, a
+// cluster's frontend restarting) would be lost although the server still waits for
+// it: the heartbeat timeout would then fail an attempt whose result was there. The
+// result is held as long as the server itself would wait for it.
+func (bt *beater) holdWhileAway() {
+	for {
+		bt.mu.Lock()
+		away, silent := bt.failing, time.Since(bt.lastOK)
+		bt.mu.Unlock()
+		if silent > bt.timeout+timeoutSlack {
+			return // the server has given up on this attempt: nothing to hold for
+		}
+		if !away && silent > quietAfter {
+			// No heartbeat has been answered lately: ask once whether the server is
+			// there before the SDK spends its one try.
+			away = !bt.reachable()
+		}
+		if !away {
+			return
+		}
+		select {
+		case <-bt.sdkCtx.Done():
+			if bt.sdkCtx.Err() == context.DeadlineExceeded {
+				return // past the activity's own deadline: the SDK reports that
+			}
+		case <-time.After(retryEvery):
+		}
+	}
+}
+
+// quietAfter is how long without an answered heartbeat makes a finished tool ask
+// whether the server is there: a running tool's heartbeats are answered every
+// heartbeatGap or so, a tool that ends sooner has nothing to fear.
+const quietAfter = 3 * heartbeatGap
+
+// reachable sends one heartbeat and says whether the server answered it (any answer:
+// a cancellation is the server speaking too).
+func (bt *beater) reachable() bool {
+	bt.mu.Lock()
+	details := bt.details
+	bt.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), rpcTimeout)
+	err := bt.client.RecordActivityHeartbeat(ctx, bt.token, details...)
+	cancel()
+	if err != nil && transientRPC(err) {
+		bt.mu.Lock()
+		bt.failing = true
+		bt.mu.Unlock()
+		return false
+	}
+	bt.mu.Lock()
+	bt.failing, bt.lastOK = false, time.Now()
+	bt.mu.Unlock()
+	return true
 }
 
 type blipOutbound struct {
@@ -123,6 +183,7 @@ type beater struct {
 	details []any
 	fresh   bool
 	lastOK  time.Time
+	failing bool // the last heartbeat RPC got no answer
 }
 
 func (bt *beater) record(details []any) {
@@ -174,7 +235,7 @@ func (bt *beater) send() {
 		case err == nil:
 			failing, retry = false, nil
 			bt.mu.Lock()
-			bt.lastOK = time.Now()
+			bt.lastOK, bt.failing = time.Now(), false
 			bt.mu.Unlock()
 		case definitive(err):
 			// The SDK's own heartbeat hears the same answer and cancels its context
@@ -186,6 +247,7 @@ func (bt *beater) send() {
 			failing, retry = true, time.After(retryEvery)
 			bt.mu.Lock()
 			silent := time.Since(bt.lastOK)
+			bt.failing = true
 			bt.mu.Unlock()
 			if silent > bt.timeout+timeoutSlack {
 				bt.cancel(fmt.Errorf("the server has not answered a heartbeat for %v, longer than the heartbeat timeout (%v): it has given up on this attempt: %w",

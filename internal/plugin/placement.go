@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	sdkworker "go.temporal.io/sdk/worker"
 
+	"github.com/toolpipe/toolpipe/activities"
 	"github.com/toolpipe/toolpipe/contract"
 	"github.com/toolpipe/toolpipe/internal/blobstore"
 )
@@ -121,13 +122,7 @@ func (p *placer) Sessions() int {
 }
 
 func (p *placer) register(r sdkworker.ActivityRegistry, legacy bool) {
-	for _, a := range []struct {
-		fn   any
-		name string
-	}{{p.Place, contract.PlaceSessionActivityName}, {p.Release, contract.ReleaseSessionActivityName}, {p.Probe, contract.ProbeHostActivityName}} {
-		r.RegisterActivityWithOptions(a.fn, activity.RegisterOptions{Name: a.name})
-		if legacy {
-			r.RegisterActivityWithOptions(a.fn, activity.RegisterOptions{Name: contract.Unprefixed(a.name)})
-		}
-	}
+	activities.RegisterNamed(r, p.Place, contract.PlaceSessionActivityName, legacy)
+	activities.RegisterNamed(r, p.Release, contract.ReleaseSessionActivityName, legacy)
+	activities.RegisterNamed(r, p.Probe, contract.ProbeHostActivityName, legacy)
 }

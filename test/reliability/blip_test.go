@@ -3,6 +3,7 @@ package reliability
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolpipe/toolpipe/contract"
+	"github.com/toolpipe/toolpipe/devserver"
 
 	"go.temporal.io/sdk/client"
 
@@ -95,4 +97,59 @@ func TestToolsOutliveServerRestarts(t *testing.T) {
 		}
 	}
 	t.Logf("%d restarts, %d tools on 2 worker processes: %d killed", restarts, tools, killed)
+}
+
+// TestResultOutlivesALongOutage: a tool that ends while the server is away for
+// longer than the SDK gives the report of a result (one 10 s RPC timeout) still
+// delivers it once the server is back, as long as the server itself still waits for
+// it (the heartbeat timeout). Before, the worker dropped the result and the server
+// then failed the attempt as lost: an embedded server taken over by another client
+// under load, or a cluster's frontend restarting, cost the tool's work.
+func TestResultOutlivesALongOutage(t *testing.T) {
+	const outage = 14 * time.Second // longer than the SDK's report budget
+	state, work := t.TempDir(), t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	es := startEmbedded(t, ctx, state)
+	e := &env{t: t, c: es.c, queue: "outage", state: state}
+	e.startWorkerProcessAt(es.srv.FrontendAddress(), es.srv.Namespace())
+
+	release, finished := filepath.Join(work, "release"), filepath.Join(work, "finished")
+	cmd := fmt.Sprintf("echo ran >> count; touch started; while [ ! -e %s ]; do sleep 0.1; done; touch %s; echo done", release, finished)
+	run, err := es.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "outage", TaskQueue: e.queue},
+		contract.TurnWorkflowName, workflows.TurnInput{SessionID: "s", Workdir: work, CloseIntake: true,
+			Blocks: []tool.Block{bash("b", cmd)}, Options: workflows.TurnOptions{HeartbeatTimeout: 45 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	poll(t, "the tool to start", time.Minute, func() bool {
+		_, err := os.Stat(filepath.Join(work, "started"))
+		return err == nil
+	})
+	if err := es.srv.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(release, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, "the tool to finish while the server is away", time.Minute, func() bool {
+		_, err := os.Stat(finished)
+		return err == nil
+	})
+	time.Sleep(outage) // the outage itself, not a wait for an event
+	srv, err := devserver.Start(ctx, devserver.Config{StateDir: state, FrontendPort: es.port, Logger: es.log, LogLevel: slog.LevelError})
+	if err != nil {
+		t.Fatalf("restart: %v", err)
+	}
+	es.srv = srv
+	var res workflows.TurnResult
+	if err := run.Get(ctx, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) != 1 || res.Results[0].IsError || res.Results[0].Content != "done" {
+		t.Errorf("after a %v outage: %+v, want the tool's own result", outage, res.Results)
+	}
+	if b, _ := os.ReadFile(filepath.Join(work, "count")); strings.Count(string(b), "ran") != 1 {
+		t.Errorf("the tool ran %d times", strings.Count(string(b), "ran"))
+	}
 }

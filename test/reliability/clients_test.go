@@ -73,6 +73,11 @@ func TestManyStartersOneStateDir(t *testing.T) {
 	}
 	wg.Wait()
 	t.Logf("%d overlapping starters: %v", n, time.Since(begin).Round(time.Second))
+	defer func() {
+		if t.Failed() {
+			logServerTrouble(t, state)
+		}
+	}()
 	for i, o := range outs {
 		if o.err != nil {
 			t.Errorf("starter %d: %v\n%s", i, o.err, o.stderr.String())

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -52,4 +53,29 @@ func starterCmd(t *testing.T, stateDir string, args ...string) *exec.Cmd {
 	cmd := exec.Command(binary(t, "starter"), append(args, "--state-dir", stateDir, "--ui=false")...)
 	cmd.Env = append(os.Environ(), "TEMPORAL_ADDRESS=", "TOOLPIPE_LOG_LEVEL=error")
 	return cmd
+}
+
+// logServerTrouble shows the embedded server's warnings and errors, and its
+// starts and stops, so that a failure under load says what the server went through.
+func logServerTrouble(t *testing.T, stateDir string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(stateDir, "server.log"))
+	if err != nil {
+		t.Logf("no server log: %v", err)
+		return
+	}
+	var lines []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, "level=WARN") || strings.Contains(l, "level=ERROR") || strings.Contains(l, "keeper") ||
+			strings.Contains(l, "Frontend is now healthy") || strings.Contains(l, "Shutdown") {
+			if len(l) > 300 {
+				l = l[:300]
+			}
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) > 200 {
+		lines = lines[len(lines)-200:]
+	}
+	t.Logf("server log (warnings, errors, starts, stops):\n%s", strings.Join(lines, "\n"))
 }
