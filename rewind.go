@@ -89,6 +89,16 @@ func (c *Client) History(ctx context.Context, sessionID string) (History, error)
 	if err == nil {
 		rewinds, err = convs.Rewinds(sessionID)
 	}
+	var timeline []conversation.WorkspaceState
+	if err == nil {
+		timeline, err = convs.Workspace(sessionID)
+	}
+	after := map[int]string{} // the checkpoint each turn's calls left
+	for _, st := range timeline {
+		if st.Kind == conversation.WorkspaceTurn {
+			after[st.Seq] = st.Checkpoint
+		}
+	}
 	if err != nil {
 		return History{}, fmt.Errorf("toolpipe: session %s: history: %w", sessionID, err)
 	}
@@ -98,6 +108,9 @@ func (c *Client) History(ctx context.Context, sessionID string) (History, error)
 		current[r] = true
 	}
 	for _, m := range marks {
+		if m.Checkpoint == "" {
+			m.Checkpoint = after[m.Seq]
+		}
 		h.Turns = append(h.Turns, HistoryTurn{Turn: m.Turn, Prompt: m.Prompt, Calls: m.Calls, CallCount: m.CallCount, Files: m.Files,
 			Text: m.Text, Checkpoint: m.Checkpoint, Usage: usage(m.Usage), Time: m.Time,
 			Current: current[conversation.Ref{Session: sessionID, Seq: m.Seq}]})
@@ -120,7 +133,23 @@ type RewindOptions struct {
 	// Workdir is the session's working directory, for a run started to serve the
 	// rewind of a session that is not running.
 	Workdir string
+	// Scope says what goes back: the conversation and the workspace (RewindBoth,
+	// the default), or one of them. The workspace goes back to the checkpoint of
+	// that point (a session started with Checkpoints, or placed on a fleet); a
+	// session without one keeps its files under RewindBoth (RewindResult says
+	// so) and refuses RewindCode.
+	Scope RewindScope
 }
+
+// RewindScope says what a rewind takes back.
+type RewindScope string
+
+// The scopes of a rewind.
+const (
+	RewindBoth         RewindScope = ""
+	RewindConversation RewindScope = "conversation"
+	RewindCode         RewindScope = "code"
+)
 
 // RewindResult says what a rewind did.
 type RewindResult struct {
@@ -129,6 +158,12 @@ type RewindResult struct {
 	Messages, Dropped int
 	// Turn is the turn gone back to (0 for LATEST).
 	Turn int
+	// Checkpoint is the workspace checkpoint restored ("" when the files were
+	// left as they were: WorkspaceNote says why), Undo the checkpoint of the
+	// workspace just before (a rewind to LATEST restores it); Written and Removed
+	// count the files the restore wrote and removed.
+	Checkpoint, Undo, WorkspaceNote string
+	Written, Removed                int
 	// Interrupted says the session was running a prompt, which was ended first.
 	Interrupted bool
 	By          string
@@ -143,6 +178,9 @@ type RewindResult struct {
 // history, with who asked. A turn the session does not have is IsInvalidInput and
 // changes nothing.
 func (s *Session) Rewind(ctx context.Context, o RewindOptions) (RewindResult, error) {
+	if !conversation.RewindScope(o.Scope).Valid() || o.Scope == "both" {
+		return RewindResult{}, invalid("rewind: scope %q: use RewindBoth, RewindConversation or RewindCode", o.Scope)
+	}
 	if !o.Latest && o.To < 1 {
 		return RewindResult{}, invalid("rewind: give a turn number from 1 (`starter agent history` lists them) or LATEST")
 	}
@@ -158,7 +196,8 @@ func (s *Session) Rewind(ctx context.Context, o RewindOptions) (RewindResult, er
 	}, contract.SessionWorkflowName, workflows.SessionInput{SessionID: sid, Workdir: o.Workdir, Control: &workflows.SessionControl{Rewind: true}})
 	up, err := s.c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op,
 		UpdateOptions: client.UpdateWorkflowOptions{UpdateName: workflows.RewindUpdate, WaitForStage: client.WorkflowUpdateStageCompleted,
-			Args: []any{workflows.RewindArgs{Target: conversation.RewindTarget{Turn: o.To, After: o.After, Latest: o.Latest}, By: by}}}})
+			Args: []any{workflows.RewindArgs{Target: conversation.RewindTarget{Turn: o.To, After: o.After, Latest: o.Latest}, By: by,
+				Scope: conversation.RewindScope(o.Scope)}}}})
 	var r workflows.RewindResult
 	if err == nil {
 		err = up.Get(ctx, &r)
@@ -169,6 +208,9 @@ func (s *Session) Rewind(ctx context.Context, o RewindOptions) (RewindResult, er
 	out := RewindResult{Messages: r.Messages, Dropped: r.Dropped, Interrupted: r.Interrupted, By: r.By, At: r.At}
 	if r.Mark != nil {
 		out.Turn = r.Mark.Turn
+	}
+	if c := r.Code; c != nil {
+		out.Checkpoint, out.Undo, out.WorkspaceNote, out.Written, out.Removed = c.Checkpoint, c.Undo, c.Note, c.Written, c.Removed
 	}
 	return out, nil
 }

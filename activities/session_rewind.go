@@ -17,6 +17,7 @@ import (
 // registerRewind registers the history, rewind and fork activities.
 func (a *Agent) registerRewind(r worker.ActivityRegistry, legacy bool) {
 	RegisterNamed(r, a.RecordTurn, contract.RecordTurnActivityName, legacy)
+	RegisterNamed(r, a.RecordWorkspace, contract.RecordWorkspaceActivityName, legacy)
 	RegisterNamed(r, a.RewindSession, contract.RewindSessionActivityName, legacy)
 	RegisterNamed(r, a.ForkSession, contract.ForkSessionActivityName, legacy)
 }
@@ -24,6 +25,16 @@ func (a *Agent) registerRewind(r worker.ActivityRegistry, legacy bool) {
 // RecordTurn adds a model call's mark to its session's history.
 func (a *Agent) RecordTurn(ctx context.Context, req conversation.RecordTurnRequest) error {
 	return storeFailure(a.convs.RecordTurn(req.SessionID, req.Mark))
+}
+
+// RecordWorkspace adds states to a session's workspace timeline, in order.
+func (a *Agent) RecordWorkspace(ctx context.Context, req conversation.RecordWorkspaceRequest) error {
+	for _, st := range req.States {
+		if err := a.convs.RecordWorkspace(req.SessionID, st); err != nil {
+			return storeFailure(err)
+		}
+	}
+	return nil
 }
 
 // RewindSession moves a session's head to the target: it finds the point in the
@@ -44,9 +55,55 @@ func (a *Agent) RewindSession(ctx context.Context, req conversation.RewindReques
 	if n := len(rewinds); n > 0 && sameRewind(rewinds[n-1], req) {
 		rewinds = rewinds[:n-1] // a retry: what this rewind found is what came before it
 	}
-	p, err := conversation.Resolve(marks, rewinds, req.Head, req.Target)
-	if err != nil {
-		return conversation.RewindReply{}, badRewind("session %s: rewind to %s: %v", req.SessionID, req.Target.Words(), err)
+	if !req.Scope.Valid() {
+		return conversation.RewindReply{}, badRewind("session %s: rewind scope %q: say conversation, code or both", req.SessionID, req.Scope)
+	}
+	var p conversation.Point
+	if req.Scope.Conversation() || !req.Target.Latest { // the code's LATEST is its own (WorkspaceAt)
+		if p, err = conversation.Resolve(marks, rewinds, req.Head, req.Target); err != nil {
+			return conversation.RewindReply{}, badRewind("session %s: rewind to %s: %v", req.SessionID, req.Target.Words(), err)
+		}
+	}
+	var ws *conversation.WorkspaceState
+	var wsNote string
+	if req.Scope.Code() {
+		timeline, err := a.convs.Workspace(req.SessionID)
+		if err != nil {
+			return conversation.RewindReply{}, storeFailure(err)
+		}
+		seq := 0
+		if p.Mark != nil {
+			seq = p.Mark.Seq
+		}
+		st, ok, why := conversation.WorkspaceAt(timeline, req.Target, seq, req.Head.Next)
+		switch {
+		case ok:
+			ws = &st
+		case req.Scope == conversation.ScopeCode:
+			return conversation.RewindReply{}, badRewind("session %s: rewind the code to %s: %s", req.SessionID, req.Target.Words(), why)
+		default:
+			wsNote = why
+		}
+	}
+	if req.DryRun {
+		return conversation.RewindReply{Head: req.Head, Mark: p.Mark, Workspace: ws, WorkspaceNote: wsNote}, nil
+	}
+	if !req.Scope.Conversation() {
+		// The code only: the conversation stays, and the rewind is recorded as one
+		// that left it where it was.
+		latest := req.Head.Conversation // what the conversation's LATEST stays
+		if n := len(rewinds); n > 0 && rewinds[n-1].Next == req.Head.Next {
+			latest = rewinds[n-1].Latest
+		}
+		rec := conversation.RewindRecord{Target: req.Target, By: req.By, At: req.At, From: req.Head.Conversation,
+			To: req.Head.Conversation, Latest: latest, Next: req.Head.Next}
+		if ws != nil {
+			rec.Checkpoint = ws.Checkpoint
+		}
+		if err := a.convs.RecordRewind(req.SessionID, rec); err != nil {
+			return conversation.RewindReply{}, storeFailure(err)
+		}
+		return conversation.RewindReply{Head: req.Head, Mark: p.Mark, Workspace: ws}, nil
 	}
 	state, err := a.reconstruct(req.SessionID, req.Head, p.Conversation, req.Inherited)
 	if err != nil {
@@ -54,6 +111,9 @@ func (a *Agent) RewindSession(ctx context.Context, req conversation.RewindReques
 	}
 	rec := conversation.RewindRecord{Target: req.Target, By: req.By, At: req.At, From: req.Head.Conversation,
 		To: p.Conversation, Latest: p.Latest, Next: req.Head.Next}
+	if ws != nil {
+		rec.Checkpoint = ws.Checkpoint
+	}
 	if err := a.convs.RecordRewind(req.SessionID, rec); err != nil {
 		return conversation.RewindReply{}, storeFailure(err)
 	}
@@ -63,7 +123,7 @@ func (a *Agent) RewindSession(ctx context.Context, req conversation.RewindReques
 		return conversation.RewindReply{}, storeFailure(err)
 	}
 	dropped := max(req.Head.Conversation.Len()-commonPrefix(req.Head.Conversation, p.Conversation), 0)
-	return conversation.RewindReply{Head: head, State: state, Mark: p.Mark, Dropped: dropped}, nil
+	return conversation.RewindReply{Head: head, State: state, Mark: p.Mark, Dropped: dropped, Workspace: ws, WorkspaceNote: wsNote}, nil
 }
 
 // ForkSession starts session req.SessionID's store from its parent's conversation

@@ -26,6 +26,9 @@ const (
 	OpenSessionActivityName = "toolpipe.OpenSession"
 	// RecordTurnActivityName adds a model call's mark to its session's history.
 	RecordTurnActivityName = "toolpipe.RecordTurn"
+	// RecordWorkspaceActivityName adds a state to a session's workspace timeline
+	// (a checkpoint after a turn, or the two of a rewind of the code).
+	RecordWorkspaceActivityName = "toolpipe.RecordWorkspace"
 	// RewindSessionActivityName moves a session's head back to a turn (or forward
 	// to where it was before its rewinds) and records who did it and when.
 	RewindSessionActivityName = "toolpipe.RewindSession"

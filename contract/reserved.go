@@ -14,7 +14,7 @@ var activityNames = []string{
 	PlaceSessionActivityName, ReleaseSessionActivityName, ProbeHostActivityName,
 	CaptureCheckpointActivityName, RestoreCheckpointActivityName, PrepareWorkspaceActivityName,
 	LoadSkillsActivityName,
-	RecordTurnActivityName, RewindSessionActivityName, ForkSessionActivityName,
+	RecordTurnActivityName, RecordWorkspaceActivityName, RewindSessionActivityName, ForkSessionActivityName,
 }
 
 // ReservedName reports whether a custom tool may not take name: a custom tool's

@@ -91,6 +91,11 @@ type RewindRequest struct {
 	Head      Head         `json:"head"`
 	// Inherited is the parent's budget state of a forked sub-agent (OpenRequest).
 	Inherited *budget.State `json:"inherited,omitempty"`
+	// Scope says what goes back: the conversation, the code (the reply then
+	// names the workspace state to restore), or both.
+	Scope RewindScope `json:"scope,omitempty"`
+	// DryRun only resolves the target: nothing is recorded or changed.
+	DryRun bool `json:"dry_run,omitempty"`
 }
 
 // RewindReply is the new head and the budget state reconstructed for it, and the
@@ -101,6 +106,16 @@ type RewindReply struct {
 	Mark  *TurnMark     `json:"mark,omitempty"`
 	// Dropped counts the messages of the conversation the rewind took out of it.
 	Dropped int `json:"dropped"`
+	// Workspace is the workspace state to restore, when the scope takes the code
+	// back and one was recorded (WorkspaceAt); else WorkspaceNote says why not.
+	Workspace     *WorkspaceState `json:"workspace,omitempty"`
+	WorkspaceNote string          `json:"workspace_note,omitempty"`
+}
+
+// RecordWorkspaceRequest adds states to a session's workspace timeline.
+type RecordWorkspaceRequest struct {
+	SessionID string           `json:"session_id"`
+	States    []WorkspaceState `json:"states"`
 }
 
 // ForkRequest starts session SessionID from Parent's conversation at Target.

@@ -16,8 +16,9 @@ import (
 //
 //	<session>/conversation/turns.json    the marks of its model calls, by message
 //	<session>/conversation/rewinds.json  its rewinds, oldest first
+//	<session>/conversation/workspace.json its workspace's checkpoints, in time order
 //
-// Both are rewritten whole: one session's writes come from its one running workflow
+// Each is rewritten whole: one session's writes come from its one running workflow
 // (a rewind is an update on it), so there is no concurrent writer to merge with.
 
 // RecordTurn adds mark to session's history; a mark of the same message (a retried
@@ -66,6 +67,26 @@ func (c *Conversations) Rewinds(session string) ([]conversation.RewindRecord, er
 	var recs []conversation.RewindRecord
 	err := c.getLog(blobstore.RewindLogKey, session, &recs)
 	return recs, err
+}
+
+// RecordWorkspace appends st to session's workspace timeline, unless it is the last
+// entry already (a retried activity).
+func (c *Conversations) RecordWorkspace(session string, st conversation.WorkspaceState) error {
+	timeline, err := c.Workspace(session)
+	if err != nil {
+		return err
+	}
+	if n := len(timeline); n > 0 && timeline[n-1] == st {
+		return nil
+	}
+	return c.putLog(blobstore.WorkspaceLogKey, session, append(timeline, st))
+}
+
+// Workspace returns session's workspace timeline, oldest first.
+func (c *Conversations) Workspace(session string) ([]conversation.WorkspaceState, error) {
+	var timeline []conversation.WorkspaceState
+	err := c.getLog(blobstore.WorkspaceLogKey, session, &timeline)
+	return timeline, err
 }
 
 func (c *Conversations) putLog(keyOf func(string) (blobstore.Key, error), session string, v any) error {

@@ -142,4 +142,11 @@ const (
 	// store (RecordTurn: the session's history, the points a rewind or a fork goes
 	// to; session_rewind.go). Asked after each model call.
 	turnHistory = "turn-history"
+	// workspaceTimeline: a session records each checkpoint in its workspace
+	// timeline in the store (RecordWorkspace), and a rewind takes the code back too
+	// (Scope: both by default, conversation, code): it resolves first without
+	// changing anything, captures the workspace (the undo), restores the target's
+	// state in place on the session's host, and only then moves the conversation
+	// (session_rewind_code.go). Asked after each capture and at each rewind.
+	workspaceTimeline = "workspace-timeline"
 )

@@ -135,6 +135,7 @@ func (s *session) startCheckpoint(ctx workflow.Context, turnNo, seq int) {
 	})
 	s.ckptPending = true
 	run := workflow.GetInfo(ctx).WorkflowExecution.RunID
+	next := s.head.Next // the model call beside the capture moves it on
 	workflow.Go(ctx, func(gctx workflow.Context) {
 		defer func() { s.ckptPending = false }()
 		var res contract.CheckpointResult
@@ -144,6 +145,16 @@ func (s *session) startCheckpoint(ctx workflow.Context, turnNo, seq int) {
 		}
 		s.checkpoints = append(s.checkpoints, TurnCheckpoint{Turn: turnNo, Message: seq, Checkpoint: res.ID,
 			Files: res.Files, Changed: res.Changed, Run: run})
+		if workflow.GetVersion(gctx, workspaceTimeline, workflow.DefaultVersion, 1) >= 1 && s.in.Depth == 0 {
+			// The timeline a rewind of the code reads (session_rewind_code.go).
+			st := conversation.WorkspaceState{Kind: conversation.WorkspaceTurn, Seq: seq, Turn: turnNo, Checkpoint: res.ID, Next: next}
+			if seq == 0 { // a run's start: after every message so far
+				st.Kind, st.Seq, st.Turn = conversation.WorkspaceStart, next-1, 0
+			}
+			if err := s.recordWorkspace(gctx, st); err != nil {
+				s.note(SessionEvent{Kind: EventNotice, Text: fmt.Sprintf("checkpoint %s %s is not in the session's timeline (a rewind will not find it): %v", shortID(res.ID), what, err)})
+			}
+		}
 		text := fmt.Sprintf("checkpoint %s %s: %d files, %d changed", shortID(res.ID), what, res.Files, res.Changed)
 		if res.Notice != "" {
 			text += "; " + res.Notice

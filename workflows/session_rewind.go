@@ -64,6 +64,9 @@ type ForkFrom struct {
 type RewindArgs struct {
 	Target conversation.RewindTarget `json:"target"`
 	By     string                    `json:"by"`
+	// Scope says what goes back: the conversation and the workspace (the
+	// default), the conversation only, or the code only.
+	Scope conversation.RewindScope `json:"scope,omitempty"`
 }
 
 // RewindResult says what a rewind did.
@@ -79,6 +82,9 @@ type RewindResult struct {
 	Interrupted bool      `json:"interrupted,omitempty"`
 	By          string    `json:"by"`
 	At          time.Time `json:"at"`
+	// Code is what the workspace rewind did (session_rewind_code.go): nil when the
+	// scope left the workspace alone.
+	Code *CodeRewind `json:"code,omitempty"`
 }
 
 // registerRewind installs RewindUpdate.
@@ -93,6 +99,8 @@ func (s *session) registerRewind(ctx workflow.Context) error {
 					return fmt.Errorf("rewind to turn %d: turns are numbered from 1 (or LATEST)", req.Target.Turn)
 				case s.in.Control != nil && s.in.Control.Fork != nil:
 					return fmt.Errorf("session %s is being forked: rewind it once the fork is made", s.in.SessionID)
+				case !req.Scope.Valid():
+					return fmt.Errorf("rewind scope %q: say conversation, code or both", req.Scope)
 				}
 				return nil
 			},
@@ -120,18 +128,45 @@ func (s *session) rewind(ctx workflow.Context, req RewindArgs) (RewindResult, er
 			contract.ErrBadRewind, temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
 	res.At = workflow.Now(ctx)
+	rreq := conversation.RewindRequest{SessionID: s.in.SessionID, Target: req.Target, By: req.By, At: res.At, Head: s.head,
+		Inherited: s.in.Inherited, Scope: conversation.ScopeConversation}
+	if workflow.GetVersion(ctx, workspaceTimeline, workflow.DefaultVersion, 1) >= 1 {
+		rreq.Scope = req.Scope
+		code, err := s.rewindCode(ctx, rreq) // session_rewind_code.go: first, so that a failure changes nothing
+		if err != nil {
+			return res, err
+		}
+		res.Code = code
+		rreq.Scope = conversation.ScopeConversation // the workspace is done
+		if !req.Scope.Conversation() {
+			rreq.Scope = conversation.ScopeCode // only recorded
+		}
+	}
 	var reply conversation.RewindReply
 	err := workflow.ExecuteActivity(s.storeCtx(ctx, "Rewind to "+req.Target.Words()), s.names.of(contract.RewindSessionActivityName),
-		conversation.RewindRequest{SessionID: s.in.SessionID, Target: req.Target, By: req.By, At: res.At, Head: s.head, Inherited: s.in.Inherited}).Get(ctx, &reply)
+		rreq).Get(ctx, &reply)
 	if err != nil {
 		return res, err
+	}
+	if !rreq.Scope.Conversation() {
+		res.Messages, res.Mark = s.head.Conversation.Len(), reply.Mark
+		if res.Code != nil && res.Code.Checkpoint != "" {
+			s.context = tool.Context{} // the files read are not what they were
+		}
+		s.note(SessionEvent{Kind: EventRewind, Text: fmt.Sprintf("workspace rewound to %s by %s: %s", req.Target.Words(), req.By, res.Code.words())})
+		s.publish(ctx)
+		return res, nil
 	}
 	// The read state goes back with the conversation: the rewound conversation's
 	// reads are not known apart, so none is assumed (a prompt starts with none).
 	s.head, s.state, s.context = reply.Head, reply.State, tool.Context{}
 	s.pendingResults, s.pendingUser = nil, nil
 	res.Messages, res.Dropped, res.Mark = s.head.Conversation.Len(), reply.Dropped, reply.Mark
-	s.note(SessionEvent{Kind: EventRewind, Text: fmt.Sprintf("rewound to %s by %s: %d messages (%d dropped)", req.Target.Words(), req.By, res.Messages, res.Dropped)})
+	text := fmt.Sprintf("rewound to %s by %s: %d messages (%d dropped)", req.Target.Words(), req.By, res.Messages, res.Dropped)
+	if res.Code != nil {
+		text += "; workspace: " + res.Code.words()
+	}
+	s.note(SessionEvent{Kind: EventRewind, Text: text})
 	s.publish(ctx)
 	return res, nil
 }

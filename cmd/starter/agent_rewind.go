@@ -111,10 +111,15 @@ history; --to LATEST undoes the rewinds made since the session last went on. A s
 running a prompt is interrupted first. The rewind is recorded in the session's
 workflow history (an update, with who asked and when) and listed by agent history.`, 1,
 		func(e *env, cmd *cobra.Command, args []string) error {
-			if code || both {
-				return badInput("--code and --both restore the workspace from the turn's checkpoint, which this build does not take yet: use --conversation")
-			}
 			o := toolpipe.RewindOptions{After: after, Workdir: e.cfg.Workdir}
+			switch {
+			case code && conv, code && both, conv && both:
+				return badInput("--code, --conversation and --both exclude each other (--both is the default)")
+			case code:
+				o.Scope = toolpipe.RewindCode
+			case conv:
+				o.Scope = toolpipe.RewindConversation
+			}
 			switch n, err := strconv.Atoi(to); {
 			case strings.EqualFold(to, "latest"):
 				o.Latest = true
@@ -143,11 +148,21 @@ workflow history (an update, with who asked and when) and listed by agent histor
 					where = fmt.Sprintf("after turn %d", res.Turn)
 				}
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "rewound session %s to %s: %d messages (%d no longer in the conversation, kept in the store); undo with `starter agent rewind %s --to LATEST`\n",
-				args[0], where, res.Messages, res.Dropped, args[0])
+			out := cmd.OutOrStdout()
+			if !code {
+				fmt.Fprintf(out, "rewound session %s to %s: %d messages (%d no longer in the conversation, kept in the store); undo with `starter agent rewind %s --to LATEST`\n",
+					args[0], where, res.Messages, res.Dropped, args[0])
+			}
+			switch {
+			case res.Checkpoint != "":
+				fmt.Fprintf(out, "workspace of session %s restored to %s: checkpoint %s, %d files written, %d removed (the workspace before is checkpoint %s; undo with `starter agent rewind %s --to LATEST`)\n",
+					args[0], where, shortCheckpoint(res.Checkpoint), res.Written, res.Removed, shortCheckpoint(res.Undo), args[0])
+			case !conv && res.WorkspaceNote != "":
+				fmt.Fprintf(cmd.ErrOrStderr(), "the workspace was left as it is: %s\n", res.WorkspaceNote)
+			}
 			return nil
 		})
-	cmd.Flags().StringVar(&to, "to", "", "the turn to go back to (`agent history` lists them), or LATEST to undo the last rewinds")
+	cmd.Flags().StringVar(&to, "to", "", "the turn to go back to (agent history lists them), or LATEST to undo the last rewinds")
 	cmd.Flags().BoolVar(&after, "after", false, "go to after the turn's results instead of before its model call")
 	cmd.Flags().BoolVar(&conv, "conversation", false, "rewind the conversation only")
 	cmd.Flags().BoolVar(&code, "code", false, "restore the workspace only, from the turn's checkpoint")
@@ -180,7 +195,7 @@ namespace has it, so the UI lists a session's forks. NEW must not exist (exit 2)
 			fmt.Fprintf(cmd.OutOrStdout(), "forked session %s from %s at turn %d; continue it with `starter agent --session %s PROMPT`\n", into, args[0], at, into)
 			return nil
 		})
-	cmd.Flags().IntVar(&at, "at", 0, "the turn to fork at (`agent history` lists them)")
+	cmd.Flags().IntVar(&at, "at", 0, "the turn to fork at (agent history lists them)")
 	cmd.Flags().BoolVar(&after, "after", false, "fork after the turn's results instead of before its model call")
 	config.AddFlags(cmd.Flags(), config.KeySession)
 	_ = cmd.MarkFlagRequired("at")

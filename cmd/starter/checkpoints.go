@@ -26,3 +26,6 @@ func checkpointLines(w io.Writer, cps []toolpipe.TurnCheckpoint) {
 		fmt.Fprintf(w, "checkpoint\t%s %s (%d files, %d changed)\n", what, c.Checkpoint, c.Files, c.Changed)
 	}
 }
+
+// shortCheckpoint is a checkpoint id as people read it: its first 12 digits.
+func shortCheckpoint(id string) string { return id[:min(12, len(id))] }

@@ -25,6 +25,7 @@ import (
 //	<session>/conversation/head.json                   where the conversation stands
 //	<session>/conversation/turns.json                  the marks of its model calls (its history)
 //	<session>/conversation/rewinds.json                its rewinds, who and when
+//	<session>/conversation/workspace.json              its workspace's checkpoints, in time order
 //	<session>/transcript.jsonl                         the transcript hooks read (hooks.TranscriptPath)
 //	<session>/read-state.json                          the files the session has read
 //	<session>/tasks/<task_id>.output                   a background task's output
@@ -54,6 +55,7 @@ const (
 	KindPlacement
 	KindTurnLog
 	KindRewindLog
+	KindWorkspaceLog
 )
 
 var kindNames = map[Kind]string{
@@ -62,6 +64,7 @@ var kindNames = map[Kind]string{
 	KindConversationHead: "conversation head", KindTranscript: "transcript", KindReadState: "read state",
 	KindBackgroundOutput: "background task output", KindCheckpointObject: "checkpoint object",
 	KindCheckpointRecord: "checkpoint record", KindPlacement: "placement", KindTurnLog: "turn history", KindRewindLog: "rewinds",
+	KindWorkspaceLog: "workspace timeline",
 }
 
 func (k Kind) String() string {
@@ -83,6 +86,7 @@ const (
 	HeadFile        = statedir.HeadFile
 	TurnsFile       = statedir.TurnsFile
 	RewindsFile     = statedir.RewindsFile
+	WorkspaceFile   = statedir.WorkspaceFile
 	TranscriptFile  = statedir.TranscriptFile
 	ReadStateFile   = statedir.ReadStateFile
 	TasksDir        = statedir.TasksDir
@@ -201,6 +205,12 @@ func TurnLogKey(session string) (Key, error) {
 // RewindLogKey is where session's rewinds are recorded.
 func RewindLogKey(session string) (Key, error) {
 	return sessionKey(KindRewindLog, session, ConversationDir, RewindsFile)
+}
+
+// WorkspaceLogKey is where session's workspace timeline is recorded: the
+// checkpoints of its turns and of its rewinds, in the order they happened.
+func WorkspaceLogKey(session string) (Key, error) {
+	return sessionKey(KindWorkspaceLog, session, ConversationDir, WorkspaceFile)
 }
 
 // TranscriptKey is where session's transcript lives. The session id is mapped as
@@ -322,6 +332,8 @@ func ParseKey(s string) (Key, error) {
 		k, err = TurnLogKey(session)
 	case len(rest) == 2 && rest[0] == ConversationDir && rest[1] == RewindsFile:
 		k, err = RewindLogKey(session)
+	case len(rest) == 2 && rest[0] == ConversationDir && rest[1] == WorkspaceFile:
+		k, err = WorkspaceLogKey(session)
 	case len(rest) == 2 && rest[0] == ConversationDir:
 		if n, ok := strings.CutSuffix(rest[1], ".partial.json"); ok {
 			k, err = seqKey(n, func(seq int) (Key, error) { return PartialKey(session, seq) })

@@ -14,7 +14,7 @@
 //	    tool-results/<id>.txt    persisted outputs the model Reads
 //	    tasks/<id>.output        background tasks' output
 //	    conversation/            the stored messages, head.json, records/,
-//	                             turns.json (the history), rewinds.json
+//	                             turns.json (the history), rewinds.json, workspace.json
 //	    checkpoints/<id>.json    the session's checkpoint records
 //	    transcript.jsonl         the hooks' transcript
 //	    read-state.json          what the session read
@@ -58,6 +58,7 @@ const (
 	HeadFile        = "head.json"
 	TurnsFile       = "turns.json"
 	RewindsFile     = "rewinds.json"
+	WorkspaceFile   = "workspace.json"
 	TranscriptFile  = "transcript.jsonl"
 	ReadStateFile   = "read-state.json"
 	TasksDir        = "tasks"

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/toolpipe/toolpipe/internal/fakeanthropic"
+	"github.com/toolpipe/toolpipe/wire"
+)
+
+// snapshot is every regular file under dir, relative path -> content.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		files[rel] = string(b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+func sameFiles(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// Issue 30's code side, from the CLI, on a session with checkpoints: turn 1
+// writes new.txt (Write), turn 2 removes gone.txt (Bash rm), turn 3 edits
+// edit.txt. A rewind to before turn 2 (both, the default) brings gone.txt back and
+// undoes the edit while new.txt stays; LATEST restores the end state byte for
+// byte; --code alone moves the files and leaves the conversation; the next prompt
+// after a rewind is answered from the rewound conversation and workspace.
+func TestAgentRewindCode(t *testing.T) {
+	work, state := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(work, "gone.txt"), []byte("x\n"), 0o644)
+	os.WriteFile(filepath.Join(work, "edit.txt"), []byte("before\n"), 0o644)
+	os.WriteFile(filepath.Join(work, "keep.txt"), []byte("untouched\n"), 0o644)
+	initial := snapshot(t, work)
+	fake, err := fakeanthropic.Start(fakeanthropic.Script{Responses: []fakeanthropic.Response{
+		{Content: []wire.Block{toolUseBlock("w1", "Write", `{"file_path":"`+filepath.Join(work, "new.txt")+`","content":"new\n"}`)}},
+		{Content: []wire.Block{toolUseBlock("w2", "Bash", `{"command":"rm gone.txt"}`)}},
+		{Content: []wire.Block{toolUseBlock("w3", "Read", `{"file_path":"`+filepath.Join(work, "edit.txt")+`"}`),
+			toolUseBlock("w4", "Edit", `{"file_path":"`+filepath.Join(work, "edit.txt")+`","old_string":"before","new_string":"after"}`)}},
+		{Content: []wire.Block{{Type: "text", Text: "three turns done"}}},
+		{When: "after the rewind", Content: []wire.Block{toolUseBlock("w5", "Bash", `{"command":"cat gone.txt edit.txt"}`)}},
+		{When: "before", Content: []wire.Block{{Type: "text", Text: "answered after the rewind"}}}, // the cat's output
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fake.Close()
+	run := func(args ...string) (int, string) {
+		t.Helper()
+		cmd := starter(t, state, append(args, "--workdir", work)...)
+		cmd.Env = append(cmd.Env, "ANTHROPIC_BASE_URL="+fake.URL(), "ANTHROPIC_API_KEY=k-e2e")
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode(), string(out)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0, string(out)
+	}
+	ok := func(args ...string) string {
+		t.Helper()
+		code, out := run(args...)
+		if code != 0 {
+			t.Fatalf("starter %v: exit %d\n%s", args, code, out)
+		}
+		return out
+	}
+	ok("agent", "--session", "c", "--checkpoints", "do three turns")
+	end := snapshot(t, work)
+	if _, gone := end["gone.txt"]; gone || end["edit.txt"] != "after\n" || end["new.txt"] != "new\n" {
+		t.Fatalf("after three turns: %v", end)
+	}
+	if hist := ok("agent", "history", "c"); len(regexp.MustCompile(`\s[0-9a-f]{12}\s`).FindAllString(hist, -1)) != 3 {
+		t.Errorf("history does not name the turns' checkpoints:\n%s", hist)
+	}
+
+	out := ok("agent", "rewind", "c", "--to", "2")
+	if !strings.Contains(out, "rewound session c to before turn 2") || !strings.Contains(out, "workspace of session c restored to before turn 2") {
+		t.Fatalf("rewind:\n%s", out)
+	}
+	want := map[string]string{"gone.txt": "x\n", "edit.txt": "before\n", "keep.txt": "untouched\n", "new.txt": "new\n"}
+	if got := snapshot(t, work); !sameFiles(got, want) {
+		t.Errorf("before turn 2 the workspace is %v, want %v", got, want)
+	}
+
+	out = ok("agent", "rewind", "c", "--to", "LATEST")
+	if got := snapshot(t, work); !sameFiles(got, end) {
+		t.Errorf("LATEST: the workspace is %v, want the end state %v\n%s", got, end, out)
+	}
+
+	out = ok("agent", "rewind", "c", "--to", "1", "--code")
+	if strings.Contains(out, "rewound session c") || !strings.Contains(out, "workspace of session c restored") {
+		t.Errorf("--code:\n%s", out)
+	}
+	if got := snapshot(t, work); !sameFiles(got, initial) {
+		t.Errorf("--code to before turn 1: the workspace is %v, want the initial %v", got, initial)
+	}
+	ok("agent", "rewind", "c", "--to", "LATEST", "--code")
+	if got := snapshot(t, work); !sameFiles(got, end) {
+		t.Errorf("LATEST --code: the workspace is %v, want the end state %v", got, end)
+	}
+
+	// Both again, then the session goes on from turn 1's results and files.
+	ok("agent", "rewind", "c", "--to", "2")
+	ok("agent", "--session", "c", "after the rewind")
+	reqs := fake.Requests()
+	last := string(reqs[len(reqs)-1].Body)
+	if strings.Contains(last, "rm gone.txt") || !strings.Contains(last, `"text":"x\nbefore"`) {
+		t.Errorf("the session after the rewind did not see the rewound workspace:\n%s", last)
+	}
+	if code, out := run("agent", "rewind", "c", "--to", "2", "--code", "--conversation"); code != 2 {
+		t.Errorf("--code with --conversation: exit %d, want 2\n%s", code, out)
+	}
+}
