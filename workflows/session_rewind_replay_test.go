@@ -20,6 +20,10 @@ var rewindHistories = map[string]string{
 	"testdata/session_history_rewind.json":         rewindReplayID + "-s1",
 	"testdata/session_history_rewind_running.json": rewindReplayID + "-s9",
 	"testdata/session_history_fork.json":           rewindReplayID + "-s2",
+	// workspace-timeline: a prompt with checkpoints recording its timeline, and
+	// the run that rewound its code and conversation.
+	"testdata/session_history_rewind_code_prompt.json": rewindReplayID + "-c1",
+	"testdata/session_history_rewind_code.json":        rewindReplayID + "-c1",
 }
 
 const rewindReplayID = "session-rewind-recorded"
@@ -29,6 +33,9 @@ const rewindReplayID = "session-rewind-recorded"
 func TestRewindReplay(t *testing.T) {
 	if os.Getenv("TOOLPIPE_RECORD_REWIND") == "1" {
 		recordRewindHistories(t)
+	}
+	if os.Getenv("TOOLPIPE_RECORD_REWIND_CODE") == "1" {
+		recordRewindCodeHistories(t)
 	}
 	for path, id := range rewindHistories {
 		replayHistory(t, path, id)
@@ -64,6 +71,20 @@ func recordRewindHistories(t *testing.T) {
 		testenv.WriteHistory(t, path, testenv.History(t, r.c, id, run.GetRunID()))
 	}
 	write2("testdata/session_history_rewind_running.json", rh.id+"-s9")
+}
+
+func recordRewindCodeHistories(t *testing.T) {
+	h := newRewindHarness(t)
+	h.id, h.checkpoints = rewindReplayID, true
+	h.prompt("c1", "Do the five turns", fastOptions())
+	write := func(path, id string) {
+		testenv.WriteHistory(t, path, testenv.History(t, h.c, id, runOf(t, h.c, id)))
+	}
+	write("testdata/session_history_rewind_code_prompt.json", h.id+"-c1")
+	if _, err := h.rewind("c1", conversation.RewindTarget{Turn: 4}); err != nil {
+		t.Fatal(err)
+	}
+	write("testdata/session_history_rewind_code.json", h.id+"-c1")
 }
 
 // runOf is the latest run of workflow id.

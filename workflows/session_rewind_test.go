@@ -44,6 +44,9 @@ func rewindScript(work string, more ...string) []fakeanthropic.Response {
 type rewindHarness struct {
 	*agentHarness
 	id string
+	// checkpoints: prompts take workspace checkpoints; scope is what rewinds take back.
+	checkpoints bool
+	scope       conversation.RewindScope
 }
 
 func newRewindHarness(t *testing.T, more ...string) *rewindHarness {
@@ -59,7 +62,7 @@ func (h *rewindHarness) prompt(sid, text string, opts workflows.SessionOptions) 
 	h.t.Helper()
 	run, err := h.c.ExecuteWorkflow(testenv.Context(h.t), client.StartWorkflowOptions{
 		ID: h.id + "-" + sid, TaskQueue: h.queue, WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
-	}, contract.SessionWorkflowName, workflows.SessionInput{SessionID: sid, Prompt: text, Workdir: h.work, Options: opts})
+	}, contract.SessionWorkflowName, workflows.SessionInput{SessionID: sid, Prompt: text, Workdir: h.work, Options: opts, Checkpoints: h.checkpoints})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -77,7 +80,7 @@ func (h *rewindHarness) rewind(sid string, target conversation.RewindTarget) (wo
 	}, contract.SessionWorkflowName, workflows.SessionInput{SessionID: sid, Workdir: h.work, Control: &workflows.SessionControl{Rewind: true}})
 	up, err := h.c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op,
 		UpdateOptions: client.UpdateWorkflowOptions{UpdateName: workflows.RewindUpdate, WaitForStage: client.WorkflowUpdateStageCompleted,
-			Args: []any{workflows.RewindArgs{Target: target, By: "tester@host"}}}})
+			Args: []any{workflows.RewindArgs{Target: target, By: "tester@host", Scope: h.scope}}}})
 	var res workflows.RewindResult
 	if err == nil {
 		err = up.Get(ctx, &res)
