@@ -224,8 +224,14 @@ type ForkOptions struct {
 	// prompt that came with it not included), or after its results (After).
 	At    int
 	After bool
-	// Workdir is the fork's working directory.
+	// Workdir is the fork's working directory. When the parent kept checkpoints,
+	// it gets the parent's files at the point, and must then be new or empty (a
+	// fork that shared its parent's directory would see the parent's files change):
+	// a directory with files is IsInvalidInput, nothing changed.
 	Workdir string
+	// Scope RewindConversation forks the conversation only, leaving Workdir as it
+	// is; the default (RewindBoth) takes the files too. RewindCode is refused.
+	Scope RewindScope
 }
 
 // Fork makes a new session from Parent's conversation at a turn; Parent is not
@@ -244,6 +250,9 @@ func (c *Client) Fork(ctx context.Context, o ForkOptions) (*Session, error) {
 	if o.At < 1 {
 		return nil, invalid("fork: give the turn to fork at, from 1 (`starter agent history` lists them)")
 	}
+	if o.Scope != RewindBoth && o.Scope != RewindConversation {
+		return nil, invalid("fork: scope %q: a fork takes the conversation, with the files (RewindBoth) or without (RewindConversation)", o.Scope)
+	}
 	if o.Parent == o.SessionID {
 		return nil, invalid("fork: the fork needs its own session id (rewind a session to go back in it)")
 	}
@@ -260,16 +269,21 @@ func (c *Client) Fork(ctx context.Context, o ForkOptions) (*Session, error) {
 			temporal.NewSearchAttributeKeyKeyword(searchattr.SessionID).ValueSet(o.SessionID))
 	}
 	run, err := c.c.ExecuteWorkflow(ctx, opts, contract.SessionWorkflowName, workflows.SessionInput{SessionID: o.SessionID, Workdir: o.Workdir,
-		Control: &workflows.SessionControl{Fork: &workflows.ForkFrom{Parent: o.Parent, Target: conversation.RewindTarget{Turn: o.At, After: o.After}}}})
+		Control: &workflows.SessionControl{Fork: &workflows.ForkFrom{Parent: o.Parent, Target: conversation.RewindTarget{Turn: o.At, After: o.After},
+			Scope: conversation.RewindScope(o.Scope)}}})
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &started) {
 		return nil, invalid("session %s is running: fork onto a new session id", o.SessionID)
 	}
+	var res workflows.SessionResult
 	if err == nil {
-		err = run.Get(ctx, nil)
+		err = run.Get(ctx, &res)
 	}
 	if err != nil {
 		return nil, rewindError("fork of "+o.Parent, "fork", err)
+	}
+	if w := res.Workspace; w != nil {
+		s.ForkCheckpoint, s.ForkFiles = w.Checkpoint, w.Written
 	}
 	s.run, s.runID = run, run.GetRunID()
 	return s, nil

@@ -164,6 +164,11 @@ type Session struct {
 	run client.WorkflowRun
 	// ID is the workflow id.
 	ID string
+	// ForkCheckpoint is, for a session Fork made, the checkpoint of its parent's
+	// files that was restored into its working directory, and ForkFiles how many
+	// files that wrote ("" and 0 when the directory was left as it was).
+	ForkCheckpoint string
+	ForkFiles      int
 
 	queue    string
 	runID    string

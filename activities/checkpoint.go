@@ -127,6 +127,9 @@ func checkpointFailure(op, session, workdir string, err error) error {
 		return temporal.NewApplicationErrorWithOptions(msg, contract.ErrCheckpointFailed, temporal.ApplicationErrorOptions{Cause: err})
 	case errors.Is(err, checkpoint.ErrNotFound):
 		return temporal.NewApplicationErrorWithOptions(msg, contract.ErrCheckpointNotFound, temporal.ApplicationErrorOptions{NonRetryable: true, Cause: err})
+	case errors.Is(err, checkpoint.ErrNotEmpty):
+		return temporal.NewApplicationErrorWithOptions(fmt.Sprintf("session %s: the working directory %s is not empty: the files of the checkpoint go into a new directory (give --workdir one), or take the conversation only (--conversation)", session, workdir),
+			contract.ErrBadRewind, temporal.ApplicationErrorOptions{NonRetryable: true, Cause: err})
 	case errors.Is(err, checkpoint.ErrConflict):
 		return temporal.NewApplicationErrorWithOptions(msg, contract.ErrCheckpointConflict, temporal.ApplicationErrorOptions{NonRetryable: true, Cause: err})
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):

@@ -159,6 +159,17 @@ func (a *Agent) ForkSession(ctx context.Context, req conversation.ForkRequest) (
 	if _, err := a.reconstruct(req.Parent, parent, p.Conversation, nil); err != nil {
 		return conversation.ForkReply{}, err
 	}
+	if req.DryRun {
+		timeline, err := a.convs.Workspace(req.Parent)
+		if err != nil {
+			return conversation.ForkReply{}, storeFailure(err)
+		}
+		reply := conversation.ForkReply{Mark: *p.Mark}
+		if st, ok, _ := conversation.WorkspaceAt(timeline, req.Target, p.Mark.Seq, parent.Next); ok {
+			reply.Workspace = &st
+		}
+		return reply, nil
+	}
 	head := conversation.Head{Conversation: p.Conversation, Next: 1, TurnsNumbered: true, Parent: req.Parent, ForkedAt: req.Target.Turn}
 	if err := a.convs.WriteHead(req.SessionID, head); err != nil {
 		return conversation.ForkReply{}, storeFailure(err)

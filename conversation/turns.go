@@ -123,12 +123,17 @@ type ForkRequest struct {
 	SessionID string       `json:"session_id"`
 	Parent    string       `json:"parent"`
 	Target    RewindTarget `json:"target"`
+	// DryRun only resolves the point and the parent's workspace state there.
+	DryRun bool `json:"dry_run,omitempty"`
 }
 
 // ForkReply is the fork's first head and the mark it was forked at.
 type ForkReply struct {
 	Head Head     `json:"head"`
 	Mark TurnMark `json:"mark"`
+	// Workspace is the parent's workspace state at the point, when its timeline
+	// has one (WorkspaceAt): what the fork's working directory starts with.
+	Workspace *WorkspaceState `json:"workspace,omitempty"`
 }
 
 // IsPrefix reports whether p is a prefix of c: the messages of p are c's first ones.

@@ -112,6 +112,9 @@ type session struct {
 	checkpoints []TurnCheckpoint
 	ckptOn      *bool
 	ckptPending bool
+	// forked is what a fork's run restored into its working directory
+	// (session_rewind_code.go).
+	forked *CodeRewind
 	// moves counts the times the session moved off a lost host (host_loss.go).
 	moves int
 

@@ -247,6 +247,9 @@ type SessionResult struct {
 	// Checkpoints are the workspace's checkpoints of the session's runs, oldest
 	// first (session_checkpoint.go), so a closed session's status lists them.
 	Checkpoints []TurnCheckpoint `json:"checkpoints,omitempty"`
+	// Workspace is what a fork's run put in its working directory (the parent's
+	// files at the point), nil when it left it alone.
+	Workspace *CodeRewind `json:"workspace,omitempty"`
 }
 
 // SendRequest is a user message for a running session.

@@ -57,6 +57,9 @@ type SessionControl struct {
 type ForkFrom struct {
 	Parent string                    `json:"parent"`
 	Target conversation.RewindTarget `json:"target"`
+	// Scope ScopeConversation leaves the working directory alone; by default the
+	// fork's (new, empty) working directory gets the parent's files at the point.
+	Scope conversation.RewindScope `json:"scope,omitempty"`
 }
 
 // RewindArgs is RewindUpdate's argument: where to, and who asks (user@host, or
@@ -177,6 +180,9 @@ func (s *session) control(ctx workflow.Context) (SessionResult, error) {
 	c := s.in.Control
 	s.stopReason = StopRewound
 	if c.Fork != nil {
+		if err := s.forkWorkspace(ctx, *c.Fork); err != nil { // session_rewind_code.go: before the fork exists
+			return SessionResult{}, err
+		}
 		var reply conversation.ForkReply
 		err := workflow.ExecuteActivity(s.storeCtx(ctx, "Fork "+c.Fork.Parent+" at "+c.Fork.Target.Words()), s.names.of(contract.ForkSessionActivityName),
 			conversation.ForkRequest{SessionID: s.in.SessionID, Parent: c.Fork.Parent, Target: c.Fork.Target}).Get(ctx, &reply)
@@ -199,7 +205,7 @@ func (s *session) control(ctx workflow.Context) (SessionResult, error) {
 	s.done, s.phase = true, PhaseDone
 	s.publish(ctx)
 	return SessionResult{SessionID: s.in.SessionID, StopReason: s.stopReason, LastTurn: s.head.LastTurn,
-		Conversation: s.head.Conversation, Budget: s.state}, nil
+		Conversation: s.head.Conversation, Budget: s.state, Workspace: s.forked}, nil
 }
 
 // linkParent puts a fork's parent in its run's memo (no registration needed),

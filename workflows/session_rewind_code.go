@@ -98,3 +98,36 @@ func (s *session) recordWorkspace(ctx workflow.Context, states ...conversation.W
 	return workflow.ExecuteActivity(s.storeCtx(ctx, "Record the workspace's state"), s.names.of(contract.RecordWorkspaceActivityName),
 		conversation.RecordWorkspaceRequest{SessionID: s.in.SessionID, States: states}).Get(ctx, nil)
 }
+
+// forkWorkspace gives a fork's working directory the parent's files at the point,
+// when the parent's timeline has a state there: restored fresh (the directory must
+// be new or empty: a fork sharing its parent's directory would see the parent's
+// files change), before the fork's conversation exists, so that a refusal leaves
+// nothing behind. The state is the first of the fork's own timeline.
+func (s *session) forkWorkspace(ctx workflow.Context, f ForkFrom) error {
+	if !f.Scope.Code() || s.in.Workdir == "" || workflow.GetVersion(ctx, workspaceTimeline, workflow.DefaultVersion, 1) < 1 {
+		return nil
+	}
+	var plan conversation.ForkReply
+	if err := workflow.ExecuteActivity(s.storeCtx(ctx, "Resolve the fork of "+f.Parent+" at "+f.Target.Words()), s.names.of(contract.ForkSessionActivityName),
+		conversation.ForkRequest{SessionID: s.in.SessionID, Parent: f.Parent, Target: f.Target, DryRun: true}).Get(ctx, &plan); err != nil {
+		return err
+	}
+	if plan.Workspace == nil {
+		return nil // the parent kept no checkpoints then: the directory is the fork's as it is
+	}
+	hostCtx := workflow.WithActivityOptions(onHost(ctx, s.toolQueue()), workflow.ActivityOptions{
+		StartToCloseTimeout: checkpointTimeout,
+		HeartbeatTimeout:    s.opts.Turn.withDefaults().HeartbeatTimeout,
+		Summary:             fmt.Sprintf("Restore %s's files at %s into the fork %s", f.Parent, f.Target.Words(), s.in.SessionID),
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumAttempts: 3},
+	})
+	var res contract.RestoreResult
+	if err := workflow.ExecuteActivity(hostCtx, s.names.of(contract.RestoreCheckpointActivityName), contract.RestoreRequest{
+		SessionID: s.in.SessionID, Workdir: s.in.Workdir, ID: plan.Workspace.Checkpoint, Generation: s.generation(),
+	}).Get(ctx, &res); err != nil {
+		return err
+	}
+	s.forked = &CodeRewind{Checkpoint: res.ID, Written: res.Written}
+	return s.recordWorkspace(ctx, conversation.WorkspaceState{Kind: conversation.WorkspaceStart, Checkpoint: res.ID, Next: 1})
+}

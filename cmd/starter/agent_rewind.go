@@ -173,19 +173,26 @@ workflow history (an update, with who asked and when) and listed by agent histor
 
 func agentForkCmd() *cobra.Command {
 	var at int
-	var after bool
+	var after, conv bool
 	cmd := rewindCmd("fork SESSION --at N --session NEW", "Start a new session from a session's conversation at a turn",
 		`Make session NEW from SESSION's conversation just before turn N's model call (or
 after its results with --after); SESSION is not touched. Continue NEW with
 "starter agent --session NEW PROMPT". NEW's runs carry SESSION in their memo
 (parent_session) and in the ToolpipeParentSession search attribute where the
-namespace has it, so the UI lists a session's forks. NEW must not exist (exit 2).`, 1,
+namespace has it, so the UI lists a session's forks. NEW must not exist (exit 2).
+When SESSION keeps checkpoints, NEW's --workdir (a new or empty directory) gets
+SESSION's files at that point, so the two go on apart; --conversation leaves it as
+it is.`, 1,
 		func(e *env, cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed(config.KeySession) {
 				return badInput("fork needs --session NEW, the new session's id")
 			}
 			into := e.cfg.Session
-			_, err := e.api.Fork(cmd.Context(), toolpipe.ForkOptions{Parent: args[0], SessionID: into, At: at, After: after, Workdir: e.cfg.Workdir})
+			o := toolpipe.ForkOptions{Parent: args[0], SessionID: into, At: at, After: after, Workdir: e.cfg.Workdir}
+			if conv {
+				o.Scope = toolpipe.RewindConversation
+			}
+			fork, err := e.api.Fork(cmd.Context(), o)
 			if toolpipe.IsInvalidInput(err) {
 				return badInputError{err}
 			}
@@ -193,10 +200,15 @@ namespace has it, so the UI lists a session's forks. NEW must not exist (exit 2)
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "forked session %s from %s at turn %d; continue it with `starter agent --session %s PROMPT`\n", into, args[0], at, into)
+			if fork.ForkCheckpoint != "" {
+				fmt.Fprintf(cmd.OutOrStdout(), "its working directory %s holds %s's files at that point: checkpoint %s, %d files\n",
+					e.cfg.Workdir, args[0], shortCheckpoint(fork.ForkCheckpoint), fork.ForkFiles)
+			}
 			return nil
 		})
 	cmd.Flags().IntVar(&at, "at", 0, "the turn to fork at (agent history lists them)")
 	cmd.Flags().BoolVar(&after, "after", false, "fork after the turn's results instead of before its model call")
+	cmd.Flags().BoolVar(&conv, "conversation", false, "fork the conversation only: the working directory is left as it is")
 	config.AddFlags(cmd.Flags(), config.KeySession)
 	_ = cmd.MarkFlagRequired("at")
 	return cmd

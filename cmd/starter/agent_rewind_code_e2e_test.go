@@ -142,3 +142,69 @@ func TestAgentRewindCode(t *testing.T) {
 		t.Errorf("--code with --conversation: exit %d, want 2\n%s", code, out)
 	}
 }
+
+// A fork of a checkpointed session at turn 2 gets the parent's files at that point
+// in its own new directory; both go on with different prompts and neither sees the
+// other's files; a fork into a directory with files is refused (exit 2) and makes
+// no session.
+func TestAgentForkTakesTheFiles(t *testing.T) {
+	work, forkDir, state := t.TempDir(), t.TempDir(), t.TempDir() // the fork gets an empty directory
+	os.WriteFile(filepath.Join(work, "gone.txt"), []byte("x\n"), 0o644)
+	fake, err := fakeanthropic.Start(fakeanthropic.Script{Responses: []fakeanthropic.Response{
+		{Content: []wire.Block{toolUseBlock("w1", "Write", `{"file_path":"`+filepath.Join(work, "one.txt")+`","content":"1\n"}`)}},
+		{Content: []wire.Block{toolUseBlock("w2", "Bash", `{"command":"rm gone.txt"}`)}},
+		{Content: []wire.Block{{Type: "text", Text: "done"}}},
+		{When: "parent goes on", Content: []wire.Block{toolUseBlock("p1", "Bash", `{"command":"echo parent > parent.txt; echo parent-wrote"}`)}},
+		{When: "parent-wrote", Content: []wire.Block{{Type: "text", Text: "parent done"}}},
+		{When: "fork goes on", Content: []wire.Block{toolUseBlock("f1", "Bash", `{"command":"echo fork > fork.txt; ls"}`)}},
+		{When: "fork.txt", Content: []wire.Block{{Type: "text", Text: "fork done"}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fake.Close()
+	run := func(dir string, args ...string) (int, string) {
+		t.Helper()
+		cmd := starter(t, state, append(args, "--workdir", dir)...)
+		cmd.Env = append(cmd.Env, "ANTHROPIC_BASE_URL="+fake.URL(), "ANTHROPIC_API_KEY=k-e2e")
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode(), string(out)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0, string(out)
+	}
+	ok := func(dir string, args ...string) string {
+		t.Helper()
+		code, out := run(dir, args...)
+		if code != 0 {
+			t.Fatalf("starter %v: exit %d\n%s", args, code, out)
+		}
+		return out
+	}
+	ok(work, "agent", "--session", "p", "--checkpoints", "two turns")
+	if code, out := run(work, "agent", "fork", "p", "--at", "2", "--session", "f-shared"); code != 2 || !strings.Contains(out, "not empty") {
+		t.Fatalf("a fork into the parent's own directory: exit %d, want 2 saying why\n%s", code, out)
+	}
+	if code, _ := run(work, "agent", "history", "f-shared"); code != 2 {
+		t.Error("the refused fork left a session behind")
+	}
+	out := ok(forkDir, "agent", "fork", "p", "--at", "2", "--session", "f")
+	if !strings.Contains(out, "holds p's files at that point") {
+		t.Fatalf("fork:\n%s", out)
+	}
+	if got, want := snapshot(t, forkDir), map[string]string{"gone.txt": "x\n", "one.txt": "1\n"}; !sameFiles(got, want) {
+		t.Fatalf("the fork's directory: %v, want the parent's files before turn 2 %v", got, want)
+	}
+	ok(work, "agent", "--session", "p", "parent goes on")
+	ok(forkDir, "agent", "--session", "f", "fork goes on")
+	if got, want := snapshot(t, work), map[string]string{"one.txt": "1\n", "parent.txt": "parent\n"}; !sameFiles(got, want) {
+		t.Errorf("the parent's directory: %v, want %v", got, want)
+	}
+	if got, want := snapshot(t, forkDir), map[string]string{"gone.txt": "x\n", "one.txt": "1\n", "fork.txt": "fork\n"}; !sameFiles(got, want) {
+		t.Errorf("the fork's directory: %v, want %v", got, want)
+	}
+}

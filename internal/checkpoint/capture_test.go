@@ -272,6 +272,14 @@ func TestRestoreRefusals(t *testing.T) {
 	if _, err := c.Restore(ctx, id, work); !errors.Is(err, checkpoint.ErrNotEmpty) {
 		t.Errorf("restore into a non-empty directory: %v", err)
 	}
+	// An existing empty directory (a fork's new --workdir) takes the checkpoint.
+	empty := filepath.Join(t.TempDir(), "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := c.Restore(ctx, id, empty); err != nil || r.Files != 1 {
+		t.Errorf("restore into an empty directory = %+v, %v", r, err)
+	}
 	// Repeating a restore that completed (a retried activity) succeeds.
 	if _, err := c.Restore(ctx, id, dest); err != nil {
 		t.Fatal(err)

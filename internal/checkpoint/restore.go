@@ -108,7 +108,13 @@ func (c *Checkpointer) Restore(ctx context.Context, id, dest string) (RestoreRes
 		return RestoreResult{}, err
 	}
 	// Renaming keeps every file's inode and times, so the index's stat cache stays
-	// valid for dest and the next capture hashes nothing.
+	// valid for dest and the next capture hashes nothing. Go's Rename refuses an
+	// existing directory as the target, even an empty one (a fork's new --workdir):
+	// an empty one goes first (Remove fails on one that has files).
+	if err := os.Remove(dest); err != nil && !isNotExist(err) {
+		os.RemoveAll(staging)
+		return RestoreResult{}, fmt.Errorf("checkpoint: restore %s into %s: %w", short(id), dest, ErrNotEmpty)
+	}
 	if err := os.Rename(staging, dest); err != nil {
 		os.RemoveAll(staging)
 		return RestoreResult{}, fmt.Errorf("checkpoint: restore into %s: %w", dest, err)
