@@ -112,6 +112,9 @@ type session struct {
 	checkpoints []TurnCheckpoint
 	ckptOn      *bool
 	ckptPending bool
+	// historyLines are this run's newest model calls (session_rewind.go), for the
+	// details.
+	historyLines []HistoryLine
 	// forked is what a fork's run restored into its working directory
 	// (session_rewind_code.go).
 	forked *CodeRewind

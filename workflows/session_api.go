@@ -400,4 +400,16 @@ type SessionState struct {
 	// Checkpoints are the workspace's checkpoints, oldest first: which turn produced
 	// which checkpoint (session_checkpoint.go).
 	Checkpoints []TurnCheckpoint `json:"checkpoints,omitempty"`
+	// History is this run's newest model calls, one line each, as `agent history`
+	// lists them (session_rewind.go), so the UI's details show which turn to pick.
+	History []HistoryLine `json:"history,omitempty"`
+}
+
+// HistoryLine is one model call of the session's history.
+type HistoryLine struct {
+	Turn      int      `json:"turn"`
+	What      string   `json:"what"`
+	Files     []string `json:"files,omitempty"`
+	InTokens  int64    `json:"in_tokens"`
+	OutTokens int64    `json:"out_tokens"`
 }

@@ -126,6 +126,17 @@ func RenderSessionDetails(d SessionDetails) string {
 	if w := st.Wakeup; w != nil {
 		fmt.Fprintf(&b, "| wake-up | %s UTC (%ds) · %s · prompt `%s` |\n", w.At.UTC().Format("2006-01-02 15:04:05"), w.Seconds, cell(w.Reason), cell(w.Prompt))
 	}
+	for _, h := range st.History { // session_rewind.go: the turn to rewind or fork at
+		turn := "-"
+		if h.Turn > 0 {
+			turn = fmt.Sprint(h.Turn)
+		}
+		files := ""
+		if len(h.Files) > 0 {
+			files = " · " + cell(strings.Join(h.Files, ", "))
+		}
+		fmt.Fprintf(&b, "| history turn %s | %s%s · %d in, %d out |\n", turn, cell(h.What), files, h.InTokens, h.OutTokens)
+	}
 	cps := st.Checkpoints
 	if drop := len(cps) - maxCheckpointsShown; drop > 0 {
 		fmt.Fprintf(&b, "| checkpoints | %d (the newest %d below) |\n", len(cps), maxCheckpointsShown)

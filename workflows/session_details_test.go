@@ -99,6 +99,8 @@ func TestSessionDetails(t *testing.T) {
 			(3*float64(reported.InputTokens)+15*float64(reported.OutputTokens)+3.75*float64(reported.CacheCreationInputTokens)+0.3*float64(reported.CacheReadInputTokens))/1e6),
 		"· 1 results judged, 1 replaced |",
 		"| last stop reason | `end_turn` |",
+		"| history turn 1 | \"Count to two thousand, please,", // the history, to pick a turn to rewind to
+		"| history turn - | reply: counted · ",
 	} {
 		if !strings.Contains(final, want) {
 			t.Errorf("final details lack %q:\n%s", want, final)

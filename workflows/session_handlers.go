@@ -123,7 +123,7 @@ func (s *session) stateQuery() (SessionState, error) {
 		Compactions: s.compactions, BackgroundTasks: s.taskList(), Placement: s.in.Placement,
 		Wakeup: s.wakeupState(), Questions: s.questions.state(),
 		Tasks: s.sessionTaskItems(), PlanMode: s.inPlanMode(), // session_tools.go
-		Checkpoints: s.checkpoints,
+		Checkpoints: s.checkpoints, History: s.historyLines,
 	}
 	if s.state != nil {
 		st.Seen, st.Replaced = len(s.state.SeenIDs), len(s.state.Replacements)

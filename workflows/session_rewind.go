@@ -243,9 +243,29 @@ func (s *session) recordTurn(ctx workflow.Context, reply conversation.ModelReply
 	if len(s.pendingResults) > 0 { // stored first by the next append, at head.Next
 		m.After = m.After.Append(s.in.SessionID, s.head.Next, 1, 0)
 	}
-	return workflow.ExecuteActivity(s.storeCtx(ctx, fmt.Sprintf("Record turn %d", m.Turn)), s.names.of(contract.RecordTurnActivityName),
-		conversation.RecordTurnRequest{SessionID: s.in.SessionID, Mark: m}).Get(ctx, nil)
+	if err := workflow.ExecuteActivity(s.storeCtx(ctx, fmt.Sprintf("Record turn %d", m.Turn)), s.names.of(contract.RecordTurnActivityName),
+		conversation.RecordTurnRequest{SessionID: s.in.SessionID, Mark: m}).Get(ctx, nil); err != nil {
+		return err
+	}
+	what := strings.Join(m.Calls, ", ")
+	switch {
+	case m.Prompt != "" && what != "":
+		what = fmt.Sprintf("%q → %s", m.Prompt, what)
+	case m.Prompt != "":
+		what = fmt.Sprintf("%q", m.Prompt)
+	case what == "":
+		what = "reply: " + m.Text
+	}
+	s.historyLines = append(s.historyLines, HistoryLine{Turn: m.Turn, What: cut(what, 120), Files: m.Files,
+		InTokens: m.Usage.InputTokens + m.Usage.CacheReadInputTokens + m.Usage.CacheCreationInputTokens, OutTokens: m.Usage.OutputTokens})
+	if n := len(s.historyLines) - maxHistoryShown; n > 0 {
+		s.historyLines = slices.Delete(s.historyLines, 0, n)
+	}
+	return nil
 }
+
+// maxHistoryShown bounds the model calls the details list (the newest).
+const maxHistoryShown = 20
 
 // markPoint notes, as pending messages are stored, the conversation before the
 // user's messages among them (before) and the first one's text: the point just
