@@ -93,66 +93,49 @@ func (b *blipInbound) ExecuteActivity(ctx context.Context, in *interceptor.Execu
 		cancel(context.Canceled)
 	}()
 	res, err := b.Next.ExecuteActivity(runCtx, in)
-	bt.holdWhileAway()
-	return res, err
+	// The SDK reports what it ended itself (a cancellation the server asked for,
+	// the deadline, the worker's shutdown, which the liveness interceptor types);
+	// a context it ended only because one heartbeat RPC failed says nothing.
+	sdkEnded := bt.sdkCtx.Err() == context.DeadlineExceeded || bt.sdkCtx.Err() != nil && !transientRPC(context.Cause(bt.sdkCtx))
+	if errors.Is(err, activity.ErrResultPending) || sdkEnded || !bt.report(info, res, err) {
+		return res, err
+	}
+	return nil, activity.ErrResultPending // reported: the SDK has nothing left to send
 }
 
-// holdWhileAway keeps a finished tool's result until the server answers again. The
-// SDK gives the report of a result one RPC timeout (10 s) and then drops it, so a
-// tool that ends while the server is away (an embedded server being taken over, a
-// cluster's frontend restarting) would be lost although the server still waits for
-// it: the heartbeat timeout would then fail an attempt whose result was there. The
-// result is held as long as the server itself would wait for it.
-func (bt *beater) holdWhileAway() {
+// report completes the attempt with the tool's outcome itself, trying for as long
+// as the server would wait for it (the heartbeat timeout), and says whether that
+// was done. The SDK gives the report of a result one RPC timeout (10 s) and then
+// drops it, so a tool that ended while the server was away for longer (an
+// embedded server being taken over under load, a cluster's frontend restarting)
+// was lost although its result was there, and the server then failed the attempt
+// as lost. It is the one RPC the SDK would have sent, through the same client and
+// converters; the SDK is then told the result is pending and sends nothing. An
+// attempt the server no longer knows (it gave up on it, or a try whose answer was
+// lost reported it) needs nothing more.
+func (bt *beater) report(info activity.Info, res any, err error) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), bt.timeout+timeoutSlack)
+	defer cancel()
+	opts := client.CompleteActivityOptions{TaskToken: bt.token, Result: res, Err: err,
+		Namespace: info.WorkflowNamespace, WorkflowID: info.WorkflowExecution.ID, WorkflowType: info.WorkflowType.Name,
+		ActivityType: info.ActivityType.Name, TaskQueue: info.TaskQueue}
 	for {
-		bt.mu.Lock()
-		away, silent := bt.failing, time.Since(bt.lastOK)
-		bt.mu.Unlock()
-		if silent > bt.timeout+timeoutSlack {
-			return // the server has given up on this attempt: nothing to hold for
-		}
-		if !away && silent > quietAfter {
-			// No heartbeat has been answered lately: ask once whether the server is
-			// there before the SDK spends its one try.
-			away = !bt.reachable()
-		}
-		if !away {
-			return
+		// One try waits for the connection up to the SDK's RPC timeout and is not
+		// retried past it (a deadline is not a retryable code): the tries are ours.
+		rerr := bt.client.CompleteActivityWithOptions(ctx, opts)
+		var notFound *serviceerror.NotFound
+		switch {
+		case rerr == nil || errors.As(rerr, &notFound):
+			return true // reported, or reported already by a try whose answer was lost
+		case !transientRPC(rerr):
+			return false // the SDK's own report says what is wrong with it
 		}
 		select {
-		case <-bt.sdkCtx.Done():
-			if bt.sdkCtx.Err() == context.DeadlineExceeded {
-				return // past the activity's own deadline: the SDK reports that
-			}
+		case <-ctx.Done():
+			return false
 		case <-time.After(retryEvery):
 		}
 	}
-}
-
-// quietAfter is how long without an answered heartbeat makes a finished tool ask
-// whether the server is there: a running tool's heartbeats are answered every
-// heartbeatGap or so, a tool that ends sooner has nothing to fear.
-const quietAfter = 3 * heartbeatGap
-
-// reachable sends one heartbeat and says whether the server answered it (any answer:
-// a cancellation is the server speaking too).
-func (bt *beater) reachable() bool {
-	bt.mu.Lock()
-	details := bt.details
-	bt.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), rpcTimeout)
-	err := bt.client.RecordActivityHeartbeat(ctx, bt.token, details...)
-	cancel()
-	if err != nil && transientRPC(err) {
-		bt.mu.Lock()
-		bt.failing = true
-		bt.mu.Unlock()
-		return false
-	}
-	bt.mu.Lock()
-	bt.failing, bt.lastOK = false, time.Now()
-	bt.mu.Unlock()
-	return true
 }
 
 type blipOutbound struct {
@@ -183,7 +166,6 @@ type beater struct {
 	details []any
 	fresh   bool
 	lastOK  time.Time
-	failing bool // the last heartbeat RPC got no answer
 }
 
 func (bt *beater) record(details []any) {
@@ -235,7 +217,7 @@ func (bt *beater) send() {
 		case err == nil:
 			failing, retry = false, nil
 			bt.mu.Lock()
-			bt.lastOK, bt.failing = time.Now(), false
+			bt.lastOK = time.Now()
 			bt.mu.Unlock()
 		case definitive(err):
 			// The SDK's own heartbeat hears the same answer and cancels its context
@@ -247,7 +229,6 @@ func (bt *beater) send() {
 			failing, retry = true, time.After(retryEvery)
 			bt.mu.Lock()
 			silent := time.Since(bt.lastOK)
-			bt.failing = true
 			bt.mu.Unlock()
 			if silent > bt.timeout+timeoutSlack {
 				bt.cancel(fmt.Errorf("the server has not answered a heartbeat for %v, longer than the heartbeat timeout (%v): it has given up on this attempt: %w",

@@ -231,7 +231,8 @@ func (p *Plugin) startHost(placer *placer) error {
 	if p.cfg.ShutdownGrace > 0 {
 		opts.WorkerStopTimeout = p.cfg.ShutdownGrace
 	}
-	opts.Interceptors = []interceptor.WorkerInterceptor{&pluginLiveness{p: p}}
+	// Beside the blip-proof heartbeats MergeOptions put there, not instead of them.
+	opts.Interceptors = append([]interceptor.WorkerInterceptor{&pluginLiveness{p: p}}, opts.Interceptors...)
 	host := sdkworker.New(p.cfg.Client, placer.queue, opts)
 	p.acts.Register(host)
 	placer.register(host, p.cfg.LegacyNames)

@@ -97,7 +97,7 @@ func Options() sdkworker.Options {
 
 // MergeOptions returns o with what toolpipe's workflows and tools need (Options):
 // settings o already has are kept where they are at least as strict, and the
-// blip-proof heartbeat interceptor is added after o's own.
+// blip-proof heartbeat interceptor is put before o's own.
 func MergeOptions(o sdkworker.Options) sdkworker.Options {
 	need := Options()
 	o.DeadlockDetectionTimeout = max(o.DeadlockDetectionTimeout, need.DeadlockDetectionTimeout)
@@ -113,6 +113,8 @@ func MergeOptions(o sdkworker.Options) sdkworker.Options {
 	if o.StickyScheduleToStartTimeout == 0 {
 		o.StickyScheduleToStartTimeout = need.StickyScheduleToStartTimeout
 	}
-	o.Interceptors = append(o.Interceptors, need.Interceptors...)
+	// First, so that the interceptors after it (tracing) see the tool's own outcome,
+	// not the pending result blipProof hands the SDK once it reported it.
+	o.Interceptors = append(need.Interceptors, o.Interceptors...)
 	return o
 }

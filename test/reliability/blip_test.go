@@ -1,11 +1,13 @@
 package reliability
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -112,7 +114,7 @@ func TestResultOutlivesALongOutage(t *testing.T) {
 	defer cancel()
 	es := startEmbedded(t, ctx, state)
 	e := &env{t: t, c: es.c, queue: "outage", state: state}
-	e.startWorkerProcessAt(es.srv.FrontendAddress(), es.srv.Namespace())
+	worker := e.startWorkerProcessAt(es.srv.FrontendAddress(), es.srv.Namespace())
 
 	release, finished := filepath.Join(work, "release"), filepath.Join(work, "finished")
 	cmd := fmt.Sprintf("echo ran >> count; touch started; while [ ! -e %s ]; do sleep 0.1; done; touch %s; echo done", release, finished)
@@ -136,7 +138,15 @@ func TestResultOutlivesALongOutage(t *testing.T) {
 		_, err := os.Stat(finished)
 		return err == nil
 	})
+	cpu0 := cpuTime(t, worker.cmd.Process.Pid)
 	time.Sleep(outage) // the outage itself, not a wait for an event
+	// Holding the result is waiting, not work (a spin on the SDK's cancelled
+	// context burned a core for the whole outage).
+	if used := cpuTime(t, worker.cmd.Process.Pid) - cpu0; used > outage/4 {
+		t.Errorf("the worker used %v of CPU while it held the result through a %v outage", used, outage)
+	} else {
+		t.Logf("the worker used %v of CPU during the %v outage", used, outage)
+	}
 	srv, err := devserver.Start(ctx, devserver.Config{StateDir: state, FrontendPort: es.port, Logger: es.log, LogLevel: slog.LevelError})
 	if err != nil {
 		t.Fatalf("restart: %v", err)
@@ -152,4 +162,17 @@ func TestResultOutlivesALongOutage(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(work, "count")); strings.Count(string(b), "ran") != 1 {
 		t.Errorf("the tool ran %d times", strings.Count(string(b), "ran"))
 	}
+}
+
+// cpuTime is the user and system CPU time process pid has used (/proc/PID/stat).
+func cpuTime(t *testing.T, pid int) time.Duration {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:])) // after the command name
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond // clock ticks of 1/100 s
 }
