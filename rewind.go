@@ -178,7 +178,7 @@ type RewindResult struct {
 // history, with who asked. A turn the session does not have is IsInvalidInput and
 // changes nothing.
 func (s *Session) Rewind(ctx context.Context, o RewindOptions) (RewindResult, error) {
-	if !conversation.RewindScope(o.Scope).Valid() || o.Scope == "both" {
+	if !conversation.RewindScope(o.Scope).Valid() {
 		return RewindResult{}, invalid("rewind: scope %q: use RewindBoth, RewindConversation or RewindCode", o.Scope)
 	}
 	if !o.Latest && o.To < 1 {

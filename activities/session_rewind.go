@@ -64,56 +64,29 @@ func (a *Agent) RewindSession(ctx context.Context, req conversation.RewindReques
 			return conversation.RewindReply{}, badRewind("session %s: rewind to %s: %v", req.SessionID, req.Target.Words(), err)
 		}
 	}
-	var ws *conversation.WorkspaceState
-	var wsNote string
-	if req.Scope.Code() {
-		timeline, err := a.convs.Workspace(req.SessionID)
-		if err != nil {
-			return conversation.RewindReply{}, storeFailure(err)
-		}
-		seq := 0
-		if p.Mark != nil {
-			seq = p.Mark.Seq
-		}
-		st, ok, why := conversation.WorkspaceAt(timeline, req.Target, seq, req.Head.Next)
-		switch {
-		case ok:
-			ws = &st
-		case req.Scope == conversation.ScopeCode:
-			return conversation.RewindReply{}, badRewind("session %s: rewind the code to %s: %s", req.SessionID, req.Target.Words(), why)
-		default:
-			wsNote = why
-		}
-	}
 	if req.DryRun {
-		return conversation.RewindReply{Head: req.Head, Mark: p.Mark, Workspace: ws, WorkspaceNote: wsNote}, nil
+		return a.planWorkspace(req, p)
 	}
 	if !req.Scope.Conversation() {
-		// The code only: the conversation stays, and the rewind is recorded as one
-		// that left it where it was.
+		// The code only (restored by the workflow already): the conversation stays,
+		// and the rewind is recorded as one that left it where it was.
 		latest := req.Head.Conversation // what the conversation's LATEST stays
 		if n := len(rewinds); n > 0 && rewinds[n-1].Next == req.Head.Next {
 			latest = rewinds[n-1].Latest
 		}
 		rec := conversation.RewindRecord{Target: req.Target, By: req.By, At: req.At, From: req.Head.Conversation,
-			To: req.Head.Conversation, Latest: latest, Next: req.Head.Next}
-		if ws != nil {
-			rec.Checkpoint = ws.Checkpoint
-		}
+			To: req.Head.Conversation, Latest: latest, Next: req.Head.Next, Checkpoint: req.Restored}
 		if err := a.convs.RecordRewind(req.SessionID, rec); err != nil {
 			return conversation.RewindReply{}, storeFailure(err)
 		}
-		return conversation.RewindReply{Head: req.Head, Mark: p.Mark, Workspace: ws}, nil
+		return conversation.RewindReply{Head: req.Head, Mark: p.Mark}, nil
 	}
 	state, err := a.reconstruct(req.SessionID, req.Head, p.Conversation, req.Inherited)
 	if err != nil {
 		return conversation.RewindReply{}, err
 	}
 	rec := conversation.RewindRecord{Target: req.Target, By: req.By, At: req.At, From: req.Head.Conversation,
-		To: p.Conversation, Latest: p.Latest, Next: req.Head.Next}
-	if ws != nil {
-		rec.Checkpoint = ws.Checkpoint
-	}
+		To: p.Conversation, Latest: p.Latest, Next: req.Head.Next, Checkpoint: req.Restored}
 	if err := a.convs.RecordRewind(req.SessionID, rec); err != nil {
 		return conversation.RewindReply{}, storeFailure(err)
 	}
@@ -123,7 +96,35 @@ func (a *Agent) RewindSession(ctx context.Context, req conversation.RewindReques
 		return conversation.RewindReply{}, storeFailure(err)
 	}
 	dropped := max(req.Head.Conversation.Len()-commonPrefix(req.Head.Conversation, p.Conversation), 0)
-	return conversation.RewindReply{Head: head, State: state, Mark: p.Mark, Dropped: dropped, Workspace: ws, WorkspaceNote: wsNote}, nil
+	return conversation.RewindReply{Head: head, State: state, Mark: p.Mark, Dropped: dropped}, nil
+}
+
+// planWorkspace answers a dry run: the point, and the workspace state a rewind of
+// the code restores there (conversation.WorkspaceAt), or why there is none: a
+// refusal when the code alone was asked for, a note when both were.
+func (a *Agent) planWorkspace(req conversation.RewindRequest, p conversation.Point) (conversation.RewindReply, error) {
+	reply := conversation.RewindReply{Head: req.Head, Mark: p.Mark}
+	if !req.Scope.Code() {
+		return reply, nil
+	}
+	timeline, err := a.convs.Workspace(req.SessionID)
+	if err != nil {
+		return reply, storeFailure(err)
+	}
+	seq := 0
+	if p.Mark != nil {
+		seq = p.Mark.Seq
+	}
+	st, ok, why := conversation.WorkspaceAt(timeline, req.Target, seq, req.Head.Next)
+	switch {
+	case ok:
+		reply.Workspace = &st
+	case req.Scope == conversation.ScopeCode:
+		return reply, badRewind("session %s: rewind the code to %s: %s", req.SessionID, req.Target.Words(), why)
+	default:
+		reply.WorkspaceNote = why
+	}
+	return reply, nil
 }
 
 // ForkSession starts session req.SessionID's store from its parent's conversation

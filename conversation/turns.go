@@ -96,6 +96,9 @@ type RewindRequest struct {
 	Scope RewindScope `json:"scope,omitempty"`
 	// DryRun only resolves the target: nothing is recorded or changed.
 	DryRun bool `json:"dry_run,omitempty"`
+	// Restored is the workspace checkpoint the workflow restored for this rewind
+	// (after a dry run named it), for the record.
+	Restored string `json:"restored,omitempty"`
 }
 
 // RewindReply is the new head and the budget state reconstructed for it, and the
@@ -106,8 +109,9 @@ type RewindReply struct {
 	Mark  *TurnMark     `json:"mark,omitempty"`
 	// Dropped counts the messages of the conversation the rewind took out of it.
 	Dropped int `json:"dropped"`
-	// Workspace is the workspace state to restore, when the scope takes the code
-	// back and one was recorded (WorkspaceAt); else WorkspaceNote says why not.
+	// Workspace is, for a dry run, the workspace state to restore, when the scope
+	// takes the code back and one was recorded (WorkspaceAt); else WorkspaceNote
+	// says why not.
 	Workspace     *WorkspaceState `json:"workspace,omitempty"`
 	WorkspaceNote string          `json:"workspace_note,omitempty"`
 }

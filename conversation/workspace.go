@@ -59,7 +59,7 @@ func (s RewindScope) Code() bool { return s != ScopeConversation }
 
 // Valid reports a scope a caller may send.
 func (s RewindScope) Valid() bool {
-	return s == ScopeBoth || s == ScopeConversation || s == ScopeCode || s == "both"
+	return s == ScopeBoth || s == ScopeConversation || s == ScopeCode
 }
 
 // WorkspaceAt finds the state a rewind to target restores: for a turn, the last

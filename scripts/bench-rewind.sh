@@ -2,7 +2,8 @@
 # Rewind/fork timing on a 10,000-file workspace with checkpoints (issue 30).
 set -e
 export GOTOOLCHAIN=go1.27.3 TEMPORAL_ADDRESS= TOOLPIPE_LOG_LEVEL=error
-ST=${ST:-/tmp/st6}
+ST=${ST:-$(command -v starter)}
+[ -x "$ST" ] || { echo "set ST to a built starter (go build -o /tmp/starter ./cmd/starter)" >&2; exit 2; }
 rm -rf w st fork && mkdir -p w fork
 python3 - <<'PY'
 import os

@@ -119,17 +119,7 @@ func (s *session) startCheckpoint(ctx workflow.Context, turnNo, seq int) {
 	if seq == 0 {
 		what = "at the start"
 	}
-	var toStart time.Duration // a host that is gone never takes it (host_loss.go)
-	if s.in.Placement != nil {
-		toStart = s.opts.Turn.withDefaults().HostStartTimeout
-	}
-	actx := workflow.WithActivityOptions(onHost(ctx, s.toolQueue()), workflow.ActivityOptions{
-		ScheduleToStartTimeout: toStart,
-		StartToCloseTimeout:    checkpointTimeout,
-		HeartbeatTimeout:       s.opts.Turn.withDefaults().HeartbeatTimeout,
-		Summary:                fmt.Sprintf("Checkpoint of session %s %s", s.in.SessionID, what),
-		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: time.Second, MaximumAttempts: 3},
-	})
+	actx := s.checkpointCtx(ctx, fmt.Sprintf("Checkpoint of session %s %s", s.in.SessionID, what))
 	f := workflow.ExecuteActivity(actx, s.names.of(contract.CaptureCheckpointActivityName), contract.CaptureRequest{
 		SessionID: s.in.SessionID, Workdir: s.in.Workdir, Turn: turnNo, Generation: gen,
 	})
@@ -161,6 +151,23 @@ func (s *session) startCheckpoint(ctx workflow.Context, turnNo, seq int) {
 		}
 		s.note(SessionEvent{Kind: EventNotice, Text: text})
 		s.publish(gctx)
+	})
+}
+
+// checkpointCtx runs a capture or restore on the session's host: retried (both
+// may run again), and, for a placed session, given up when no worker of the host
+// takes it (a host that is gone never does: host_loss.go).
+func (s *session) checkpointCtx(ctx workflow.Context, summary string) workflow.Context {
+	var toStart time.Duration
+	if s.in.Placement != nil {
+		toStart = s.opts.Turn.withDefaults().HostStartTimeout
+	}
+	return workflow.WithActivityOptions(onHost(ctx, s.toolQueue()), workflow.ActivityOptions{
+		ScheduleToStartTimeout: toStart,
+		StartToCloseTimeout:    checkpointTimeout,
+		HeartbeatTimeout:       s.opts.Turn.withDefaults().HeartbeatTimeout,
+		Summary:                summary,
+		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: time.Second, MaximumAttempts: 3},
 	})
 }
 

@@ -140,6 +140,9 @@ func (s *session) rewind(ctx workflow.Context, req RewindArgs) (RewindResult, er
 			return res, err
 		}
 		res.Code = code
+		if code != nil {
+			rreq.Restored = code.Checkpoint // for the record
+		}
 		rreq.Scope = conversation.ScopeConversation // the workspace is done
 		if !req.Scope.Conversation() {
 			rreq.Scope = conversation.ScopeCode // only recorded

@@ -2,7 +2,6 @@ package workflows
 
 import (
 	"fmt"
-	"time"
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
@@ -65,12 +64,7 @@ func (s *session) rewindCode(ctx workflow.Context, req conversation.RewindReques
 		return nil, temporal.NewApplicationErrorWithOptions(fmt.Sprintf("session %s: rewind the code: the session has no working directory here (give --workdir)", s.in.SessionID),
 			contract.ErrBadRewind, temporal.ApplicationErrorOptions{NonRetryable: true})
 	}
-	hostCtx := workflow.WithActivityOptions(onHost(ctx, s.toolQueue()), workflow.ActivityOptions{
-		StartToCloseTimeout: checkpointTimeout,
-		HeartbeatTimeout:    s.opts.Turn.withDefaults().HeartbeatTimeout,
-		Summary:             fmt.Sprintf("Rewind the workspace of session %s to %s", s.in.SessionID, req.Target.Words()),
-		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumAttempts: 3},
-	})
+	hostCtx := s.checkpointCtx(ctx, fmt.Sprintf("Rewind the workspace of session %s to %s", s.in.SessionID, req.Target.Words()))
 	var before contract.CheckpointResult
 	if err := workflow.ExecuteActivity(hostCtx, s.names.of(contract.CaptureCheckpointActivityName), contract.CaptureRequest{
 		SessionID: s.in.SessionID, Workdir: s.in.Workdir, Turn: s.head.LastTurn, Generation: s.generation(),
@@ -116,12 +110,7 @@ func (s *session) forkWorkspace(ctx workflow.Context, f ForkFrom) error {
 	if plan.Workspace == nil {
 		return nil // the parent kept no checkpoints then: the directory is the fork's as it is
 	}
-	hostCtx := workflow.WithActivityOptions(onHost(ctx, s.toolQueue()), workflow.ActivityOptions{
-		StartToCloseTimeout: checkpointTimeout,
-		HeartbeatTimeout:    s.opts.Turn.withDefaults().HeartbeatTimeout,
-		Summary:             fmt.Sprintf("Restore %s's files at %s into the fork %s", f.Parent, f.Target.Words(), s.in.SessionID),
-		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumAttempts: 3},
-	})
+	hostCtx := s.checkpointCtx(ctx, fmt.Sprintf("Restore %s's files at %s into the fork %s", f.Parent, f.Target.Words(), s.in.SessionID))
 	var res contract.RestoreResult
 	if err := workflow.ExecuteActivity(hostCtx, s.names.of(contract.RestoreCheckpointActivityName), contract.RestoreRequest{
 		SessionID: s.in.SessionID, Workdir: s.in.Workdir, ID: plan.Workspace.Checkpoint, Generation: s.generation(),

@@ -1,6 +1,7 @@
 package workflows_test
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -53,13 +54,13 @@ func TestRewindCodeAcrossRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{"gone.txt": "deleted in turn 4\n", "edit.txt": "before\n", "new.txt": "written in turn 3\n"}
-	if got := h.files(t); !equalMaps(got, want) || rw.Code == nil || rw.Code.Checkpoint == "" || rw.Code.Undo == "" {
+	if got := h.files(t); !maps.Equal(got, want) || rw.Code == nil || rw.Code.Checkpoint == "" || rw.Code.Undo == "" {
 		t.Fatalf("before turn 4: files %v (want %v), result %+v", got, want, rw.Code)
 	}
 	if _, err := h.rewind("s1", conversation.RewindTarget{Latest: true}); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.files(t); !equalMaps(got, end) {
+	if got := h.files(t); !maps.Equal(got, end) {
 		t.Fatalf("LATEST: %v, want the end %v", got, end)
 	}
 
@@ -68,7 +69,7 @@ func TestRewindCodeAcrossRuns(t *testing.T) {
 	if _, err := h.rewind("s1", conversation.RewindTarget{Turn: 5, After: true}); err != nil {
 		t.Fatal(err)
 	}
-	if got, head := h.files(t), h.head("s1"); !equalMaps(got, end) || !before.Conversation.IsPrefix(head.Conversation) || head.Conversation.Len() != before.Conversation.Len() {
+	if got, head := h.files(t), h.head("s1"); !maps.Equal(got, end) || !before.Conversation.IsPrefix(head.Conversation) || head.Conversation.Len() != before.Conversation.Len() {
 		t.Fatalf("the code to after turn 5: files %v, conversation %d messages (was %d)", got, head.Conversation.Len(), before.Conversation.Len())
 	}
 	if _, err := h.rewind("s1", conversation.RewindTarget{Turn: 1}); err != nil {
@@ -91,7 +92,7 @@ func TestRewindCodeWithoutCheckpoints(t *testing.T) {
 	if _, err := h.rewind("s1", conversation.RewindTarget{Turn: 4}); err == nil {
 		t.Fatal("the code alone of a session without checkpoints was rewound")
 	}
-	if got := h.head("s1"); !equalMaps(h.files(t), end) || got.Conversation.Len() != head.Conversation.Len() {
+	if got := h.head("s1"); !maps.Equal(h.files(t), end) || got.Conversation.Len() != head.Conversation.Len() {
 		t.Fatal("a refused rewind changed something")
 	}
 	h.scope = conversation.ScopeBoth
@@ -99,19 +100,7 @@ func TestRewindCodeWithoutCheckpoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rw.Code == nil || rw.Code.Checkpoint != "" || rw.Code.Note == "" || !equalMaps(h.files(t), end) || rw.Messages >= head.Conversation.Len() {
+	if rw.Code == nil || rw.Code.Checkpoint != "" || rw.Code.Note == "" || !maps.Equal(h.files(t), end) || rw.Messages >= head.Conversation.Len() {
 		t.Fatalf("default scope without checkpoints: %+v (code %+v)", rw, rw.Code)
 	}
-}
-
-func equalMaps(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }

@@ -1,10 +1,9 @@
 package main
 
 import (
-	"errors"
 	"io/fs"
+	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -36,18 +35,6 @@ func snapshot(t *testing.T, dir string) map[string]string {
 	return files
 }
 
-func sameFiles(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
-}
-
 // Issue 30's code side, from the CLI, on a session with checkpoints: turn 1
 // writes new.txt (Write), turn 2 removes gone.txt (Bash rm), turn 3 edits
 // edit.txt. A rewind to before turn 2 (both, the default) brings gone.txt back and
@@ -73,28 +60,9 @@ func TestAgentRewindCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fake.Close()
-	run := func(args ...string) (int, string) {
-		t.Helper()
-		cmd := starter(t, state, append(args, "--workdir", work)...)
-		cmd.Env = append(cmd.Env, "ANTHROPIC_BASE_URL="+fake.URL(), "ANTHROPIC_API_KEY=k-e2e")
-		out, err := cmd.CombinedOutput()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return ee.ExitCode(), string(out)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return 0, string(out)
-	}
-	ok := func(args ...string) string {
-		t.Helper()
-		code, out := run(args...)
-		if code != 0 {
-			t.Fatalf("starter %v: exit %d\n%s", args, code, out)
-		}
-		return out
-	}
+	st := scriptedStarter{t: t, state: state, model: fake.URL()}
+	run := func(args ...string) (int, string) { t.Helper(); return st.run(work, args...) }
+	ok := func(args ...string) string { t.Helper(); return st.ok(work, args...) }
 	ok("agent", "--session", "c", "--checkpoints", "do three turns")
 	end := snapshot(t, work)
 	if _, gone := end["gone.txt"]; gone || end["edit.txt"] != "after\n" || end["new.txt"] != "new\n" {
@@ -109,12 +77,12 @@ func TestAgentRewindCode(t *testing.T) {
 		t.Fatalf("rewind:\n%s", out)
 	}
 	want := map[string]string{"gone.txt": "x\n", "edit.txt": "before\n", "keep.txt": "untouched\n", "new.txt": "new\n"}
-	if got := snapshot(t, work); !sameFiles(got, want) {
+	if got := snapshot(t, work); !maps.Equal(got, want) {
 		t.Errorf("before turn 2 the workspace is %v, want %v", got, want)
 	}
 
 	out = ok("agent", "rewind", "c", "--to", "LATEST")
-	if got := snapshot(t, work); !sameFiles(got, end) {
+	if got := snapshot(t, work); !maps.Equal(got, end) {
 		t.Errorf("LATEST: the workspace is %v, want the end state %v\n%s", got, end, out)
 	}
 
@@ -122,11 +90,11 @@ func TestAgentRewindCode(t *testing.T) {
 	if strings.Contains(out, "rewound session c") || !strings.Contains(out, "workspace of session c restored") {
 		t.Errorf("--code:\n%s", out)
 	}
-	if got := snapshot(t, work); !sameFiles(got, initial) {
+	if got := snapshot(t, work); !maps.Equal(got, initial) {
 		t.Errorf("--code to before turn 1: the workspace is %v, want the initial %v", got, initial)
 	}
 	ok("agent", "rewind", "c", "--to", "LATEST", "--code")
-	if got := snapshot(t, work); !sameFiles(got, end) {
+	if got := snapshot(t, work); !maps.Equal(got, end) {
 		t.Errorf("LATEST --code: the workspace is %v, want the end state %v", got, end)
 	}
 
@@ -163,28 +131,8 @@ func TestAgentForkTakesTheFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fake.Close()
-	run := func(dir string, args ...string) (int, string) {
-		t.Helper()
-		cmd := starter(t, state, append(args, "--workdir", dir)...)
-		cmd.Env = append(cmd.Env, "ANTHROPIC_BASE_URL="+fake.URL(), "ANTHROPIC_API_KEY=k-e2e")
-		out, err := cmd.CombinedOutput()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return ee.ExitCode(), string(out)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return 0, string(out)
-	}
-	ok := func(dir string, args ...string) string {
-		t.Helper()
-		code, out := run(dir, args...)
-		if code != 0 {
-			t.Fatalf("starter %v: exit %d\n%s", args, code, out)
-		}
-		return out
-	}
+	st := scriptedStarter{t: t, state: state, model: fake.URL()}
+	run, ok := st.run, st.ok
 	ok(work, "agent", "--session", "p", "--checkpoints", "two turns")
 	if code, out := run(work, "agent", "fork", "p", "--at", "2", "--session", "f-shared"); code != 2 || !strings.Contains(out, "not empty") {
 		t.Fatalf("a fork into the parent's own directory: exit %d, want 2 saying why\n%s", code, out)
@@ -196,15 +144,15 @@ func TestAgentForkTakesTheFiles(t *testing.T) {
 	if !strings.Contains(out, "holds p's files at that point") {
 		t.Fatalf("fork:\n%s", out)
 	}
-	if got, want := snapshot(t, forkDir), map[string]string{"gone.txt": "x\n", "one.txt": "1\n"}; !sameFiles(got, want) {
+	if got, want := snapshot(t, forkDir), map[string]string{"gone.txt": "x\n", "one.txt": "1\n"}; !maps.Equal(got, want) {
 		t.Fatalf("the fork's directory: %v, want the parent's files before turn 2 %v", got, want)
 	}
 	ok(work, "agent", "--session", "p", "parent goes on")
 	ok(forkDir, "agent", "--session", "f", "fork goes on")
-	if got, want := snapshot(t, work), map[string]string{"one.txt": "1\n", "parent.txt": "parent\n"}; !sameFiles(got, want) {
+	if got, want := snapshot(t, work), map[string]string{"one.txt": "1\n", "parent.txt": "parent\n"}; !maps.Equal(got, want) {
 		t.Errorf("the parent's directory: %v, want %v", got, want)
 	}
-	if got, want := snapshot(t, forkDir), map[string]string{"gone.txt": "x\n", "one.txt": "1\n", "fork.txt": "fork\n"}; !sameFiles(got, want) {
+	if got, want := snapshot(t, forkDir), map[string]string{"gone.txt": "x\n", "one.txt": "1\n", "fork.txt": "fork\n"}; !maps.Equal(got, want) {
 		t.Errorf("the fork's directory: %v, want %v", got, want)
 	}
 }

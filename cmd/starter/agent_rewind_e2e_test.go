@@ -34,28 +34,9 @@ func TestAgentHistoryRewindFork(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fake.Close()
-	run := func(args ...string) (int, string) {
-		t.Helper()
-		cmd := starter(t, state, append(args, "--workdir", work)...)
-		cmd.Env = append(cmd.Env, "ANTHROPIC_BASE_URL="+fake.URL(), "ANTHROPIC_API_KEY=k-e2e")
-		out, err := cmd.CombinedOutput()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return ee.ExitCode(), string(out)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return 0, string(out)
-	}
-	ok := func(args ...string) string {
-		t.Helper()
-		code, out := run(args...)
-		if code != 0 {
-			t.Fatalf("starter %v: exit %d\n%s", args, code, out)
-		}
-		return out
-	}
+	st := scriptedStarter{t: t, state: state, model: fake.URL()}
+	run := func(args ...string) (int, string) { t.Helper(); return st.run(work, args...) }
+	ok := func(args ...string) string { t.Helper(); return st.ok(work, args...) }
 	ok("agent", "--session", "s", "do three turns")
 	hist := ok("agent", "history", "s")
 	for _, want := range []string{`1     "do three turns" → Write(`, "new.txt", "2     Bash(rm gone.txt)", "Edit(", "-     reply: three turns done"} {
@@ -100,4 +81,37 @@ func TestAgentHistoryRewindFork(t *testing.T) {
 			t.Errorf("starter %v says no error:\n%s", bad, out)
 		}
 	}
+}
+
+// scriptedStarter runs the starter binary on one state directory against a
+// scripted model, in a working directory.
+type scriptedStarter struct {
+	t            *testing.T
+	state, model string
+}
+
+// run returns the exit code and the combined output.
+func (s scriptedStarter) run(dir string, args ...string) (int, string) {
+	s.t.Helper()
+	cmd := starter(s.t, s.state, append(args, "--workdir", dir)...)
+	cmd.Env = append(cmd.Env, "ANTHROPIC_BASE_URL="+s.model, "ANTHROPIC_API_KEY=k-e2e")
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode(), string(out)
+	}
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return 0, string(out)
+}
+
+// ok is run that fails the test unless the starter exits 0.
+func (s scriptedStarter) ok(dir string, args ...string) string {
+	s.t.Helper()
+	code, out := s.run(dir, args...)
+	if code != 0 {
+		s.t.Fatalf("starter %v: exit %d\n%s", args, code, out)
+	}
+	return out
 }
