@@ -21,20 +21,13 @@ import (
 // pinned @temporalio/client); without them it skips, except in CI where they are part
 // of the setup and their absence is a failure.
 func TestTypeScriptClientRunsATurn(t *testing.T) {
-	for _, prog := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(prog); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not on PATH; .ci/run installs it", prog)
-			}
-			t.Skipf("%s is not on PATH: the TypeScript client is not checked", prog)
-		}
-	}
+	needNode(t)
 	_, file, _, _ := runtime.Caller(0)
 	here := filepath.Dir(file)
 	root := filepath.Join(here, "..", "..")
 
-	client := buildClient(t, here)
-	addr := startDev(t, root)
+	client := filepath.Join(buildClient(t, here), "start-turn.js")
+	addr, _ := startDev(t, root, t.TempDir())
 
 	work := t.TempDir()
 	if err := os.WriteFile(filepath.Join(work, "notes.txt"), []byte("alpha\nbeta\n"), 0o644); err != nil {
@@ -92,12 +85,27 @@ func TestTypeScriptClientRunsATurn(t *testing.T) {
 	}
 }
 
-// buildClient installs the locked dependencies and compiles the client in a copy of
-// the example (node_modules stays out of the repository) and returns the script.
+// needNode skips the test without node and npm, except in CI, where they are part
+// of the setup and their absence is a failure.
+func needNode(t *testing.T) {
+	t.Helper()
+	for _, prog := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(prog); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s is not on PATH; .ci/run installs it", prog)
+			}
+			t.Skipf("%s is not on PATH: the TypeScript client is not checked", prog)
+		}
+	}
+}
+
+// buildClient installs the locked dependencies and compiles the clients in a copy of
+// the example (node_modules stays out of the repository) and returns the directory
+// of the scripts.
 func buildClient(t *testing.T, src string) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, f := range []string{"package.json", "package-lock.json", "tsconfig.json", "src/start-turn.ts"} {
+	for _, f := range []string{"package.json", "package-lock.json", "tsconfig.json", "src/start-turn.ts", "src/session.ts"} {
 		b, err := os.ReadFile(filepath.Join(src, f))
 		if err != nil {
 			t.Fatal(err)
@@ -116,14 +124,14 @@ func buildClient(t *testing.T, src string) string {
 			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
-	return filepath.Join(dir, "dist", "start-turn.js")
+	return filepath.Join(dir, "dist")
 }
 
-// startDev runs `starter dev` on a free port with a state directory of its own and
-// returns its frontend address once its worker is up.
-func startDev(t *testing.T, root string) string {
+// startDev runs `starter dev` on a free port with the state directory, env added to its environment, and returns its frontend address once its worker is
+// up, and the starter binary.
+func startDev(t *testing.T, root, state string, env ...string) (addr, bin string) {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "starter")
+	bin = filepath.Join(t.TempDir(), "starter")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/starter")
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
@@ -135,9 +143,9 @@ func startDev(t *testing.T, root string) string {
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	dev := exec.Command(bin, "dev", "--state-dir", t.TempDir(), "--port", strconv.Itoa(port), "--ui=false")
-	dev.Env = append(os.Environ(), "TEMPORAL_ADDRESS=", "TOOLPIPE_LOG_LEVEL=error")
+	dev := exec.Command(bin, "dev", "--state-dir", state, "--port", strconv.Itoa(port), "--ui=false")
+	dev.Env = append(append(os.Environ(), "TEMPORAL_ADDRESS=", "TOOLPIPE_LOG_LEVEL=error"), env...)
 	dev.Stderr = os.Stderr
 	proctest.StartDev(t, dev)
-	return "127.0.0.1:" + strconv.Itoa(port)
+	return "127.0.0.1:" + strconv.Itoa(port), bin
 }
