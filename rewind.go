@@ -306,8 +306,18 @@ func rewindError(what, verb string, err error) error {
 	if errors.As(err, &app) && (app.Type() == contract.ErrBadRewind || app.Type() == contract.ErrSessionExists) {
 		return invalid("%s", app.Error())
 	}
+	if errors.As(err, &app) && app.Type() == contract.ErrCheckpointNotFound {
+		// The store lacks the checkpoint: said once, without the activity's
+		// wrapping, with what it did not touch (the restore comes first).
+		return fmt.Errorf("toolpipe: %s: %s: %s; nothing was changed (the files and the conversation are as they were): %w",
+			what, verb, app.Message(), errCheckpointMissing)
+	}
 	return fmt.Errorf("toolpipe: %s: %s: %w", what, verb, err)
 }
+
+// errCheckpointMissing ends the message of a rewind or fork whose checkpoint the
+// store does not hold.
+var errCheckpointMissing = errors.New("the checkpoint is not in the blob store: was blob-url changed, or the store emptied?")
 
 // sessionID is the session id of the handle's workflow (SessionWorkflowID).
 func (s *Session) sessionID() string { return s.ID[len("session-"):] }

@@ -156,3 +156,46 @@ func TestAgentForkTakesTheFiles(t *testing.T) {
 		t.Errorf("the fork's directory: %v, want %v", got, want)
 	}
 }
+
+// A rewind whose checkpoint is gone from the store (a store emptied or replaced
+// under the session) fails with a clear error naming it, and changes nothing: the
+// files stay as they are, and the conversation was not rewound (the next rewind to
+// LATEST finds no rewind to undo).
+func TestAgentRewindWithTheCheckpointMissing(t *testing.T) {
+	work, state := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(work, "gone.txt"), []byte("x\n"), 0o644)
+	fake, err := fakeanthropic.Start(fakeanthropic.Script{Responses: []fakeanthropic.Response{
+		{Content: []wire.Block{toolUseBlock("w1", "Write", `{"file_path":"`+filepath.Join(work, "one.txt")+`","content":"1\n"}`)}},
+		{Content: []wire.Block{toolUseBlock("w2", "Bash", `{"command":"rm gone.txt"}`)}},
+		{Content: []wire.Block{{Type: "text", Text: "done"}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fake.Close()
+	st := scriptedStarter{t: t, state: state, model: fake.URL()}
+	st.ok(work, "agent", "--session", "m", "--checkpoints", "two turns")
+	end := snapshot(t, work)
+	// The store loses the checkpoints (their objects and records) and the host its
+	// cache of them.
+	for _, d := range []string{filepath.Join(state, "checkpoints"), filepath.Join(state, "m", "checkpoints"), filepath.Join(state, "cache")} {
+		if _, err := os.Stat(d); err != nil {
+			t.Fatalf("%v: the test deletes what the checkpoints left under the state directory", err)
+		}
+		if err := os.RemoveAll(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out := st.run(work, "agent", "rewind", "m", "--to", "2")
+	if code == 0 || !strings.Contains(out, "checkpoint not found") || !strings.Contains(out, "session m") || !strings.Contains(out, "nothing was changed") {
+		t.Errorf("a rewind to a missing checkpoint: exit %d, want a failure naming the session and its checkpoint\n%s", code, out)
+	}
+	t.Logf("the rewind refused: %s", out)
+	if got := snapshot(t, work); !maps.Equal(got, end) {
+		t.Errorf("the failed rewind changed the workspace: %v, want %v", got, end)
+	}
+	hist := st.ok(work, "agent", "history", "m")
+	if strings.Contains(hist, "rewound") {
+		t.Errorf("the failed rewind is in the history as done:\n%s", hist)
+	}
+}
