@@ -23,7 +23,7 @@ var controlHandlers = map[string]func(dr *driver, id string, raw json.RawMessage
 	"set_max_thinking_tokens": func(dr *driver, id string, _ json.RawMessage) { _ = dr.ch.respond(id, struct{}{}) },
 	"mcp_status":              (*driver).mcpStatus,
 	"rewind_files": func(dr *driver, id string, _ json.RawMessage) {
-		_ = dr.ch.respondError(id, "rewind_files is not supported yet: toolpipe-claude keeps no file checkpoints of a session (issue 30 adds rewind)")
+		_ = dr.ch.respondError(id, "rewind_files is not supported by toolpipe-claude yet: rewind the session's files with `starter agent rewind SESSION --to N --code` (turn numbers from `starter agent history SESSION`)")
 	},
 }
 
