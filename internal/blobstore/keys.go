@@ -267,6 +267,23 @@ func PlacementKey(session string, gen int) (Key, error) {
 	return sessionKey(KindPlacement, session, PlacementDir, strconv.Itoa(gen)+".json")
 }
 
+// PlacementPrefix lists a session's placement records; PlacementGeneration reads
+// the generation back from a listed key (false for a key of another shape).
+func PlacementPrefix(session string) (string, error) {
+	k, err := PlacementKey(session, 1)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(k.name, "1.json"), nil
+}
+
+// PlacementGeneration is the generation a key under PlacementPrefix names.
+func PlacementGeneration(key string) (int, bool) {
+	i := strings.LastIndex(key, "/")
+	n, err := strconv.Atoi(strings.TrimSuffix(key[i+1:], ".json"))
+	return n, err == nil && n >= 1 && strings.HasSuffix(key, ".json")
+}
+
 // Prefixes for List. Each ends in "/" so that it lists one directory's subtree and
 // never a sibling whose name starts the same way.
 const (

@@ -70,3 +70,29 @@ func TestKeysRefuseWhatIsNotOneElement(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// A session's placement records are listed under one prefix, and each listed key
+// gives its generation back; nothing else under the prefix is taken for one.
+func TestPlacementPrefixAndGeneration(t *testing.T) {
+	prefix, err := blobstore.PlacementPrefix("s")
+	if err != nil || prefix != "s/placement/" {
+		t.Fatalf("PlacementPrefix = %q, %v", prefix, err)
+	}
+	for _, gen := range []int{1, 2, 17} {
+		k, err := blobstore.PlacementKey("s", gen)
+		if err != nil || !strings.HasPrefix(k.String(), prefix) {
+			t.Fatalf("PlacementKey(%d) = %v, %v: not under %s", gen, k, err, prefix)
+		}
+		if g, ok := blobstore.PlacementGeneration(k.String()); !ok || g != gen {
+			t.Errorf("PlacementGeneration(%s) = %d, %v", k, g, ok)
+		}
+	}
+	for _, bad := range []string{"s/placement/x.json", "s/placement/0.json", "s/placement/3.tmp", "s/placement/-1.json"} {
+		if g, ok := blobstore.PlacementGeneration(bad); ok {
+			t.Errorf("PlacementGeneration(%s) = %d, want no generation", bad, g)
+		}
+	}
+	if _, err := blobstore.PlacementPrefix("a/b"); err == nil {
+		t.Error("PlacementPrefix of a session id with a separator: no error")
+	}
+}

@@ -58,7 +58,17 @@ func (p *placer) Place(ctx context.Context, req contract.PlaceRequest) (contract
 		return contract.Placement{}, temporal.NewApplicationError(
 			fmt.Sprintf("session %s is moving off host %s: another host takes it", req.SessionID, p.host), contract.ErrHostFull)
 	}
-	gen := max(req.Generation, 1)
+	gen := req.Generation
+	if gen == 0 {
+		// A new run of the session (a prompt after it ended): placed past every
+		// generation recorded, so a session that moved once is not fenced off as
+		// its lost placement was, and that placement stays fenced.
+		latest, err := p.latestGeneration(ctx, req.SessionID)
+		if err != nil {
+			return contract.Placement{}, err
+		}
+		gen = latest + 1
+	}
 	p.mu.Lock()
 	full := !p.sessions[req.SessionID] && len(p.sessions) >= p.max
 	p.mu.Unlock()
@@ -97,6 +107,28 @@ func (p *placer) record(ctx context.Context, session string, pl contract.Placeme
 		return fmt.Errorf("placement: record %s: %w", k, err)
 	}
 	return nil
+}
+
+// latestGeneration is the newest placement generation recorded for the session (0:
+// none, the session never moved).
+func (p *placer) latestGeneration(ctx context.Context, session string) (int, error) {
+	if p.store == nil {
+		return 0, nil
+	}
+	prefix, err := blobstore.PlacementPrefix(session)
+	if err != nil {
+		return 0, temporal.NewNonRetryableApplicationError(err.Error(), contract.ErrBadCall, err)
+	}
+	latest := 0
+	for e, err := range p.store.List(ctx, prefix) {
+		if err != nil {
+			return 0, fmt.Errorf("placement: list %s: %w", prefix, err)
+		}
+		if g, ok := blobstore.PlacementGeneration(e.Key); ok {
+			latest = max(latest, g)
+		}
+	}
+	return latest, nil
 }
 
 // Probe answers on the host's own queue that the host is there, and whether the

@@ -50,7 +50,11 @@ func hostLossScript(t *testing.T, counter, started string, hold <-chan struct{})
 			when = "interrupted"
 		}
 	}
-	return append(rs, fakeanthropic.Response{When: "done-19-end", Content: []wire.Block{wire.TextBlock("all done")}})
+	rs = append(rs, fakeanthropic.Response{When: "done-19-end", Content: []wire.Block{wire.TextBlock("all done")}})
+	// The session continued later, in a new run: its tools run (not fenced).
+	rs = append(rs, fakeanthropic.Response{When: "continue-later", Content: []wire.Block{{Type: wire.BlockToolUse, ID: "toolu_later", Name: "Bash",
+		Input: input(t, map[string]any{"command": "echo later > later.txt && echo later-ran"})}}})
+	return append(rs, fakeanthropic.Response{When: "later-ran", Content: []wire.Block{wire.TextBlock("later done")}})
 }
 
 // Issue 26 item 5: a 20-turn session whose host is SIGKILLed, and its state
@@ -209,6 +213,24 @@ func TestSessionMovesOffALostHost(t *testing.T) {
 	}
 	if !started2 {
 		t.Errorf("the stale call was not taken by the restarted lost host, so its fence was not tried")
+	}
+
+	// The session, continued in a new run, is placed again past the move's
+	// generation: its tools are not fenced off as the lost placement's were.
+	later, err := f.c.ExecuteWorkflow(f.ctx, client.StartWorkflowOptions{ID: "session-" + session, TaskQueue: queue}, contract.SessionWorkflowName,
+		workflows.SessionInput{SessionID: session, Prompt: "continue-later", Workdir: work, Place: true,
+			Options: workflows.SessionOptions{MaxTurns: 5, Turn: workflows.TurnOptions{HeartbeatTimeout: 3 * time.Second, HostStartTimeout: 3 * time.Second}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lres workflows.SessionResult
+	if err := later.Get(f.ctx, &lres); err != nil || lres.Text != "later done" {
+		reqs := f.fake.Requests()
+		body := string(reqs[len(reqs)-1].Body)
+		t.Fatalf("the session continued later: %s %v; the last request says %s", lres.StopReason, err, body[max(0, strings.LastIndex(body, "toolu_later")):min(len(body), strings.LastIndex(body, "toolu_later")+400)])
+	}
+	if b, err := os.ReadFile(filepath.Join(work, "later.txt")); err != nil || string(b) != "later\n" {
+		t.Errorf("the later run's Bash did not run: later.txt = %q %v", b, err)
 	}
 }
 
