@@ -21,10 +21,7 @@ import (
 // pinned @temporalio/client); without them it skips, except in CI where they are part
 // of the setup and their absence is a failure.
 func TestTypeScriptClientRunsATurn(t *testing.T) {
-	needNode(t)
-	_, file, _, _ := runtime.Caller(0)
-	here := filepath.Dir(file)
-	root := filepath.Join(here, "..", "..")
+	here, root := exampleDirs(t)
 
 	client := filepath.Join(buildClient(t, here), "start-turn.js")
 	addr, _ := startDev(t, root, t.TempDir())
@@ -83,6 +80,16 @@ func TestTypeScriptClientRunsATurn(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(work, "made.txt")); !os.IsNotExist(err) {
 		t.Fatalf("the second run ran the Bash call again (made.txt exists: %v)", err)
 	}
+}
+
+// exampleDirs is this example's directory and the repository's root, once node
+// and npm are known to be there (needNode).
+func exampleDirs(t *testing.T) (here, root string) {
+	t.Helper()
+	needNode(t)
+	_, file, _, _ := runtime.Caller(0)
+	here = filepath.Dir(file)
+	return here, filepath.Join(here, "..", "..")
 }
 
 // needNode skips the test without node and npm, except in CI, where they are part

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -24,10 +23,7 @@ import (
 // names its parent in its memo; a turn the session lacks, a fork onto a session
 // that exists, a fork into a directory with files and a bad flag exit 2 with the reason, and change nothing.
 func TestTypeScriptClientRewindsAndForks(t *testing.T) {
-	needNode(t)
-	_, file, _, _ := runtime.Caller(0)
-	here := filepath.Dir(file)
-	root := filepath.Join(here, "..", "..")
+	here, root := exampleDirs(t)
 
 	work, forkDir, state := t.TempDir(), t.TempDir(), t.TempDir()
 	if err := os.WriteFile(filepath.Join(work, "gone.txt"), []byte("x\n"), 0o644); err != nil {
