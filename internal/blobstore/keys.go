@@ -3,6 +3,7 @@ package blobstore
 import (
 	"errors"
 	"fmt"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -267,21 +268,23 @@ func PlacementKey(session string, gen int) (Key, error) {
 	return sessionKey(KindPlacement, session, PlacementDir, strconv.Itoa(gen)+".json")
 }
 
-// PlacementPrefix lists a session's placement records; PlacementGeneration reads
-// the generation back from a listed key (false for a key of another shape).
+// PlacementPrefix lists a session's placement records.
 func PlacementPrefix(session string) (string, error) {
-	k, err := PlacementKey(session, 1)
-	if err != nil {
+	if err := checkElem("session id", session); err != nil {
 		return "", err
 	}
-	return strings.TrimSuffix(k.name, "1.json"), nil
+	return session + "/" + PlacementDir + "/", nil
 }
 
-// PlacementGeneration is the generation a key under PlacementPrefix names.
+// PlacementGeneration is the generation of a placement record's key, as List
+// returns it; false for a key that is not one (ParseKey decides).
 func PlacementGeneration(key string) (int, bool) {
-	i := strings.LastIndex(key, "/")
-	n, err := strconv.Atoi(strings.TrimSuffix(key[i+1:], ".json"))
-	return n, err == nil && n >= 1 && strings.HasSuffix(key, ".json")
+	k, err := ParseKey(key)
+	if err != nil || k.kind != KindPlacement {
+		return 0, false
+	}
+	gen, err := strconv.Atoi(strings.TrimSuffix(path.Base(key), ".json"))
+	return gen, err == nil
 }
 
 // Prefixes for List. Each ends in "/" so that it lists one directory's subtree and

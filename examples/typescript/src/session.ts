@@ -50,7 +50,7 @@ interface SessionResult {
 // The names the workflows declare (contract/names.go, workflows/session_rewind.go).
 const sessionWorkflow = 'toolpipe.Session';
 const rewindUpdate = 'Rewind';
-const refusals = new Set(['BadRewind', 'SessionExists', 'InvalidInput']);
+const refusals = new Set(['BadRewind', 'SessionExists']);
 
 /** usage is a refusal of the command line: exit 2 with what to do. */
 class Usage extends Error {}
