@@ -131,7 +131,9 @@ type RewindOptions struct {
 	// By is who asks, for the record; "" is user@host of this process.
 	By string
 	// Workdir is the session's working directory, for a run started to serve the
-	// rewind of a session that is not running.
+	// rewind of a session that is not running; "" is the one its last run had. A
+	// code rewind of a closed session in another directory than its own is
+	// IsInvalidInput: the restore writes and removes files there.
 	Workdir string
 	// Scope says what goes back: the conversation and the workspace (RewindBoth,
 	// the default), or one of them. The workspace goes back to the checkpoint of
@@ -189,11 +191,15 @@ func (s *Session) Rewind(ctx context.Context, o RewindOptions) (RewindResult, er
 		by = whoAmI()
 	}
 	sid := s.sessionID()
+	start, err := s.controlInput(ctx, o)
+	if err != nil {
+		return RewindResult{}, err
+	}
 	op := s.c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{ID: s.ID, TaskQueue: s.api.queue,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 		StaticSummary:            "agent: rewind session " + sid,
-	}, contract.SessionWorkflowName, workflows.SessionInput{SessionID: sid, Workdir: o.Workdir, Control: &workflows.SessionControl{Rewind: true}})
+	}, contract.SessionWorkflowName, start)
 	up, err := s.c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op,
 		UpdateOptions: client.UpdateWorkflowOptions{UpdateName: workflows.RewindUpdate, WaitForStage: client.WorkflowUpdateStageCompleted,
 			Args: []any{workflows.RewindArgs{Target: conversation.RewindTarget{Turn: o.To, After: o.After, Latest: o.Latest}, By: by,

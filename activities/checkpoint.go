@@ -94,6 +94,18 @@ func (a *Activities) RestoreCheckpoint(ctx context.Context, req contract.Restore
 	if err != nil {
 		return contract.RestoreResult{}, checkpointFailure("restore", req.SessionID, req.Workdir, err)
 	}
+	if req.CatchUp {
+		// A later run of the session on this host: the workspace is the session's
+		// when this host left it at the session's latest state.
+		last, err := c.Last(ctx, req.Workdir)
+		if err != nil {
+			return contract.RestoreResult{}, checkpointFailure("restore", req.SessionID, req.Workdir, err)
+		}
+		if last == req.ID && !emptyDir(req.Workdir) {
+			return contract.RestoreResult{ID: req.ID, Current: true, Millis: time.Since(start).Milliseconds()}, nil
+		}
+		req.Move = true
+	}
 	var res checkpoint.RestoreResult
 	if req.Move && !emptyDir(req.Workdir) {
 		// A session moving onto this host finds a directory at its path: it becomes

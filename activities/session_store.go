@@ -77,6 +77,13 @@ func (a *Agent) OpenSession(ctx context.Context, req conversation.OpenRequest) (
 	if head.Forked {
 		inherited = req.Inherited
 	}
+	timeline, err := a.convs.Workspace(req.SessionID)
+	if err != nil {
+		return reply, storeFailure(err)
+	}
+	if n := len(timeline); n > 0 {
+		reply.Workspace = &timeline[n-1]
+	}
 	reply.Found, reply.Head = true, head
 	reply.State = budget.Reconstruct(conversation.ToBudget(msgs), records, inherited)
 	return reply, nil

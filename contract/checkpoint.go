@@ -68,6 +68,12 @@ type RestoreRequest struct {
 	// Move is a session moving onto this host: a fresh restore, or, when a
 	// directory is at Workdir already, an in-place one that overwrites.
 	Move bool `json:"move,omitempty"`
+	// CatchUp is a later run of a session placed on this host: the workspace is
+	// left as it is when this host's own last capture or restore of it was ID (it
+	// is where the session left it, with whatever a person changed since), and is
+	// restored as for Move when not (another host had the session since, or this
+	// one lost its disk). RestoreResult.Current says which.
+	CatchUp bool `json:"catch_up,omitempty"`
 	// Generation is the session's placement generation (0 when not placed).
 	Generation int `json:"generation,omitempty"`
 }
@@ -84,6 +90,8 @@ type RestoreResult struct {
 	Fetched      int    `json:"fetched"`
 	FetchedBytes int64  `json:"fetched_bytes"`
 	Millis       int64  `json:"millis"`
+	// Current says a CatchUp found the workspace at ID already and wrote nothing.
+	Current bool `json:"current,omitempty"`
 }
 
 // Workspace source (issue 26 item 3): a session started with a repository has its

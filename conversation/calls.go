@@ -169,4 +169,7 @@ type OpenReply struct {
 	Found bool          `json:"found,omitempty"`
 	Head  Head          `json:"head"`
 	State *budget.State `json:"state,omitempty"`
+	// Workspace is the last state of the session's workspace timeline, if it has
+	// one: what a later run placed on another host restores first.
+	Workspace *WorkspaceState `json:"workspace,omitempty"`
 }

@@ -149,4 +149,9 @@ const (
 	// state in place on the session's host, and only then moves the conversation
 	// (session_rewind_code.go). Asked after each capture and at each rewind.
 	workspaceTimeline = "workspace-timeline"
+	// placedCatchUp: a later run of a placed session (not a continue-as-new) asks
+	// its host, before anything reads the workspace, to restore the session's
+	// latest workspace state unless that host left it there (RestoreCheckpoint
+	// with CatchUp, session_catch_up.go). Asked once at the start of such a run.
+	placedCatchUp = "placed-catch-up"
 )

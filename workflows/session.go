@@ -120,6 +120,9 @@ type session struct {
 	forked *CodeRewind
 	// moves counts the times the session moved off a lost host (host_loss.go).
 	moves int
+	// latest is the last state of the session's workspace timeline when this run
+	// opened it (session_catch_up.go); nil: none.
+	latest *conversation.WorkspaceState
 
 	// History and rewinds (session_rewind.go): found says the store had the session
 	// (or this run made it, a fork); loopDone that the prompt's loop has ended, so
@@ -176,6 +179,7 @@ func (s *session) run(ctx workflow.Context, in SessionInput) (SessionResult, err
 		if err := s.open(ctx); err != nil {
 			return SessionResult{}, err
 		}
+		s.catchUp(ctx)         // session_catch_up.go: before anything reads the workspace
 		if in.Control != nil { // a run that only rewinds or forks (session_rewind.go)
 			return s.control(ctx)
 		}
@@ -282,7 +286,7 @@ func (s *session) open(ctx workflow.Context) error {
 	if err != nil {
 		return err
 	}
-	s.resultsDir = reply.ResultsDir
+	s.resultsDir, s.latest = reply.ResultsDir, reply.Workspace
 	// A new conversation numbers its turns from 1 (session_turn.go); a found head
 	// says how its turns were named.
 	s.head = conversation.Head{Next: 1, TurnsNumbered: true}

@@ -205,6 +205,12 @@ func (s *session) control(ctx workflow.Context) (SessionResult, error) {
 	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
 		return SessionResult{}, err
 	}
+	s.release(ctx) // fleet.go: a rewind of a placed session ran on its host
+	// A rewind sent while the release ran went to this run (the session's running
+	// one): it is served before the run ends, on the host the run was placed on.
+	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
+		return SessionResult{}, err
+	}
 	s.done, s.phase = true, PhaseDone
 	s.publish(ctx)
 	return SessionResult{SessionID: s.in.SessionID, StopReason: s.stopReason, LastTurn: s.head.LastTurn,

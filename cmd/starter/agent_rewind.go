@@ -111,7 +111,10 @@ history; --to LATEST undoes the rewinds made since the session last went on. A s
 running a prompt is interrupted first. The rewind is recorded in the session's
 workflow history (an update, with who asked and when) and listed by agent history.`, 1,
 		func(e *env, cmd *cobra.Command, args []string) error {
-			o := toolpipe.RewindOptions{After: after, Workdir: e.cfg.Workdir}
+			o := toolpipe.RewindOptions{After: after}
+			if e.cfg.WorkdirSet { // else a closed session's own (RewindOptions.Workdir)
+				o.Workdir = e.cfg.Workdir
+			}
 			switch {
 			case code && conv, code && both, conv && both:
 				return badInput("--code, --conversation and --both exclude each other (--both is the default)")

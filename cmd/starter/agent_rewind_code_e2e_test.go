@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"io/fs"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -197,5 +199,58 @@ func TestAgentRewindWithTheCheckpointMissing(t *testing.T) {
 	hist := st.ok(work, "agent", "history", "m")
 	if strings.Contains(hist, "rewound") {
 		t.Errorf("the failed rewind is in the history as done:\n%s", hist)
+	}
+}
+
+// A code rewind of a closed session restores the files in the session's own
+// working directory, whatever directory the command runs in, and one given another
+// directory with --workdir is refused (exit 2), changing nothing in either.
+func TestAgentRewindOfAClosedSessionUsesItsOwnDirectory(t *testing.T) {
+	work, state, elsewhere := t.TempDir(), t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(work, "gone.txt"), []byte("x\n"), 0o644)
+	os.WriteFile(filepath.Join(elsewhere, "other.txt"), []byte("not the session's\n"), 0o644)
+	fake, err := fakeanthropic.Start(fakeanthropic.Script{Responses: []fakeanthropic.Response{
+		{Content: []wire.Block{toolUseBlock("w1", "Bash", `{"command":"rm gone.txt && echo new > new.txt"}`)}},
+		{Content: []wire.Block{{Type: "text", Text: "done"}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fake.Close()
+	st := scriptedStarter{t: t, state: state, model: fake.URL()}
+	st.ok(work, "agent", "--session", "own", "--checkpoints", "one turn")
+	end, other := snapshot(t, work), snapshot(t, elsewhere)
+	from := func(dir string, args ...string) (int, string) {
+		t.Helper()
+		cmd := starter(t, state, args...)
+		cmd.Dir = dir
+		cmd.Env = append(cmd.Env, "ANTHROPIC_BASE_URL="+fake.URL(), "ANTHROPIC_API_KEY=k-e2e")
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode(), string(out)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0, string(out)
+	}
+	if code, out := from(elsewhere, "agent", "rewind", "own", "--to", "1", "--code", "--workdir", elsewhere); code != 2 || !strings.Contains(out, "works in "+work) {
+		t.Errorf("a code rewind into another directory: exit %d, want 2 naming the session's directory\n%s", code, out)
+	}
+	if got := snapshot(t, elsewhere); !maps.Equal(got, other) {
+		t.Errorf("the refused rewind changed the other directory: %v", got)
+	}
+	if got := snapshot(t, work); !maps.Equal(got, end) {
+		t.Errorf("the refused rewind changed the session's directory: %v", got)
+	}
+	if code, out := from(elsewhere, "agent", "rewind", "own", "--to", "1", "--code"); code != 0 {
+		t.Fatalf("a code rewind from another directory: exit %d\n%s", code, out)
+	}
+	if got := snapshot(t, work); got["gone.txt"] != "x\n" || got["new.txt"] != "" {
+		t.Errorf("the session's directory after the rewind: %v, want gone.txt back and new.txt gone", got)
+	}
+	if got := snapshot(t, elsewhere); !maps.Equal(got, other) {
+		t.Errorf("the rewind from another directory changed it: %v", got)
 	}
 }

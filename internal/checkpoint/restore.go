@@ -234,3 +234,16 @@ func listPaths(paths []string) string {
 	}
 	return s
 }
+
+// Last is the checkpoint this host's cache last captured from workdir or restored
+// into it ("" when it has none: the host never held that workspace, or lost its
+// cache). A later run of a session compares it with the session's latest state to
+// tell a workspace this host left as it is from one another host moved on since.
+func (c *Checkpointer) Last(ctx context.Context, workdir string) (string, error) {
+	w, err := c.open(ctx, workdir)
+	if err != nil {
+		return "", err
+	}
+	defer w.close()
+	return w.state.Complete, nil
+}

@@ -153,3 +153,40 @@ func TestConcurrentCapturesShareACache(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Last tells a host's own view of a workspace: what it last captured or restored
+// there, nothing on a host that never held it, and not what another host did since.
+func TestLastIsThisHostsOwnLatest(t *testing.T) {
+	ctx := context.Background()
+	store := stores["file"](t)
+	a, b := host(t, store), host(t, store)
+	work := t.TempDir()
+	write(t, work, map[string]string{"f1.txt": "1\n"})
+	first := capture(t, a, work)
+	if got, err := a.Last(ctx, work); err != nil || got != first.ID {
+		t.Fatalf("host a after its capture: Last = %q %v, want %s", got, err, first.ID)
+	}
+	if got, err := b.Last(ctx, work); err != nil || got != "" {
+		t.Fatalf("host b, which never held the workspace: Last = %q %v, want none", got, err)
+	}
+	// Host b takes the session on its own disk and goes on.
+	other := t.TempDir()
+	if _, err := b.Restore(ctx, first.ID, other); err != nil {
+		t.Fatal(err)
+	}
+	write(t, other, map[string]string{"f2.txt": "2\n"})
+	second := capture(t, b, other)
+	if got, _ := b.Last(ctx, other); got != second.ID {
+		t.Errorf("host b after its capture: Last = %q, want %s", got, second.ID)
+	}
+	if got, _ := a.Last(ctx, work); got != first.ID {
+		t.Errorf("host a after host b went on: Last = %q, want its own %s (stale, so a later run restores)", got, first.ID)
+	}
+	res, err := a.RestoreInPlace(ctx, work, second.ID, checkpoint.RestoreOptions{Overwrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := a.Last(ctx, work); got != second.ID || res.Written != 1 {
+		t.Errorf("host a after catching up: Last = %q (want %s), wrote %d", got, second.ID, res.Written)
+	}
+}

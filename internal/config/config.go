@@ -56,8 +56,12 @@ const (
 
 // Config is the validated configuration.
 type Config struct {
-	StateDir       string
-	Workdir        string
+	StateDir string
+	Workdir  string
+	// WorkdirSet says the working directory was given (flag, environment or the
+	// user's file) rather than defaulted to the current directory: a rewind of a
+	// closed session uses the session's own unless one was given.
+	WorkdirSet     bool
 	Settings       string
 	PermissionMode string
 	// PermissionModeSet says the mode was given (flag, environment or file) rather
@@ -305,6 +309,7 @@ func (r *strictReader) userKeys(l *layers, c *Config) {
 		return s, true
 	}
 	c.PermissionMode, c.PermissionModeSet = str(KeyPermissionMode, "default")
+	_, _, c.WorkdirSet = l.userValue(KeyWorkdir)
 	c.Settings, _ = str(KeySettings, "")
 	// Where the session's conversation and outputs go: never a workspace's choice.
 	c.BlobURL, _ = str(KeyBlobURL, "")

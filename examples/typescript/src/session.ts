@@ -13,12 +13,14 @@
 // Exit codes: 0 done, 2 bad input or a refusal (a turn the session does not have, a
 // fork onto a session that exists, a fork into a directory with files), 1 otherwise.
 import { userInfo, hostname } from 'node:os';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   Client,
   Connection,
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
   ApplicationFailure,
 } from '@temporalio/client';
 
@@ -38,6 +40,15 @@ interface RewindResult {
   by: string;
   at: string;
   code?: { checkpoint?: string; undo?: string; written: number; removed: number; note?: string };
+}
+
+/** workflows.SessionInput, the part a rewind's own run takes from the session's last run. */
+interface SessionInput {
+  session_id: string;
+  workdir?: string;
+  place?: boolean;
+  checkpoints?: boolean;
+  options?: { turn?: unknown };
 }
 
 /** workflows.SessionResult, in part. */
@@ -66,7 +77,8 @@ async function main(): Promise<void> {
       after: { type: 'boolean', default: false },
       scope: { type: 'string', default: 'both' },
       session: { type: 'string' },
-      workdir: { type: 'string', default: process.cwd() },
+      // A rewind's default is the session's own working directory; a fork's, this one.
+      workdir: { type: 'string' },
       by: { type: 'string', default: `${userInfo().username}@${hostname()}` },
     },
     allowPositionals: true,
@@ -106,10 +118,23 @@ async function rewind(client: Client, session: string, f: Flags): Promise<void> 
     target = { turn: n, after: f.after as boolean };
   }
   const workflowId = `session-${session}`;
+  // The run that serves the rewind of a session that is not running restores files
+  // where the session works and on the host it is placed on: both come from its
+  // last run (as the Go API's rewind_control.go does).
+  let workdir = f.workdir as string | undefined;
+  const last = await lastRunInput(client, workflowId, workdir === undefined);
+  if (last?.workdir && !workdir) {
+    workdir = last.workdir;
+  } else if (last?.workdir && workdir && scope !== 'conversation' && resolve(workdir) !== resolve(last.workdir)) {
+    throw new Usage(`session ${session} works in ${last.workdir}, not ${workdir}: a rewind of its code writes and removes files in its own directory (give --workdir ${last.workdir}, or none)`);
+  }
   const start = new WithStartWorkflowOperation(sessionWorkflow, {
     workflowId,
     taskQueue: f['task-queue'] as string,
-    args: [{ session_id: session, workdir: f.workdir, control: { rewind: true } }],
+    args: [{
+      session_id: session, workdir: workdir ?? process.cwd(), control: { rewind: true },
+      place: last?.place, checkpoints: last?.checkpoints, options: { turn: last?.options?.turn ?? {} },
+    }],
     // A running session gets the update; a closed one a run that does only the rewind.
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
@@ -123,6 +148,33 @@ async function rewind(client: Client, session: string, f: Flags): Promise<void> 
   const to = r.mark ? `before turn ${r.mark.turn}` : 'LATEST';
   console.error(`rewound session ${session} to ${to}: ${r.messages} messages (${r.dropped} dropped)` +
     (r.code ? `, workspace ${r.code.checkpoint || r.code.note || 'unchanged'} (${r.code.written} written, ${r.code.removed} removed)` : ''));
+}
+
+/** The input of the session's latest run, running or closed; undefined when it never ran. */
+async function lastRunInput(client: Client, workflowId: string, needWorkdir: boolean): Promise<SessionInput | undefined> {
+  let history;
+  try {
+    history = await client.workflow.getHandle(workflowId).fetchHistory();
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) {
+      return undefined;
+    }
+    throw e;
+  }
+  const payload = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+  if (!payload) {
+    return undefined;
+  }
+  const input = client.options.loadedDataConverter.payloadConverter.fromPayload<SessionInput>(payload);
+  if (typeof input?.session_id !== 'string') {
+    // An input over 128 KiB is in the blob store (a reference here): without the
+    // directory given, say so rather than guess it.
+    if (!needWorkdir) {
+      return undefined;
+    }
+    throw new Usage(`the last run of ${workflowId} keeps its input in the blob store: give --workdir (the session's working directory)`);
+  }
+  return input;
 }
 
 async function fork(client: Client, connection: Connection, parent: string, f: Flags): Promise<void> {
@@ -149,7 +201,7 @@ async function fork(client: Client, connection: Connection, parent: string, f: F
       taskQueue: f['task-queue'] as string,
       args: [{
         session_id: child,
-        workdir: f.workdir,
+        workdir: (f.workdir as string | undefined) ?? process.cwd(),
         control: { fork: { parent, target: { turn: at, after: f.after }, scope: scope === 'both' ? '' : scope } },
       }],
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
