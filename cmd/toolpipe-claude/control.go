@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
 	"time"
+
+	"go.temporal.io/api/serviceerror"
 
 	"github.com/toolpipe/toolpipe/workflows"
 )
@@ -186,10 +189,18 @@ func (dr *driver) configure(p *prompt, req workflows.ConfigureRequest) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	err := p.d.configure(ctx, p.session, req)
-	if err != nil && strings.Contains(err.Error(), "has ended") {
+	if err != nil && runEnded(err) {
 		return nil // the prompt ended meanwhile: the next one starts with the change
 	}
 	return err
+}
+
+// runEnded says err is the session's run having ended before a change reached it:
+// its loop had stopped (the update's validator says so) or its workflow had
+// completed (the server's NotFound, "workflow execution already completed").
+func runEnded(err error) bool {
+	var nf *serviceerror.NotFound
+	return errors.As(err, &nf) || strings.Contains(err.Error(), "has ended")
 }
 
 // mcpStatus lists the MCP servers of the session and how they are.

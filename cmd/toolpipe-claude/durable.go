@@ -17,8 +17,11 @@ import (
 
 	"github.com/toolpipe/toolpipe/contract"
 
+	common "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
+	updatepb "go.temporal.io/api/update/v1"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 
@@ -200,32 +203,84 @@ func (d *durable) start(ctx context.Context, in workflows.SessionInput) error {
 	return nil
 }
 
-// attach makes sure the running session id runs: when the process that ran it
-// exited (killed, say), this process serves its queue now and it resumes, its
-// lost tools reported interrupted; when that process still runs, this one takes
-// over once it exits.
-func (d *durable) attach(ctx context.Context, id string) (note string, err error) {
+// resume gives the running session id the user's message text and makes sure the
+// session runs. When the process that ran it exited (killed, say), this process
+// serves its queue now and the session resumes, its lost tools reported
+// interrupted; the message is admitted by the server before this process serves
+// the queue, so the session's first workflow task has it and the first model call
+// after the interrupted calls answers it with their results, whatever order the
+// machine's load gives the sweep and the worker's tasks (sent after them, it could
+// arrive after that call and cost one more). When that process still runs, the
+// message is sent to it and this one takes over once it exits.
+func (d *durable) resume(ctx context.Context, id, text string) (note string, err error) {
 	desc, err := d.conn.Client.DescribeWorkflowExecution(ctx, toolpipe.SessionWorkflowID(id), "")
 	if err != nil {
 		return "", fmt.Errorf("session %s: %w", id, err)
 	}
 	queue := desc.GetExecutionConfig().GetTaskQueue().GetName()
 	if queue == d.queue || !plugin.IsProcessQueue(queue, d.cfg.TaskQueue) {
-		return "", nil
+		return "", d.send(ctx, id, text)
 	}
 	lock, ok, err := plugin.TryLockQueue(d.cfg.StateDir, queue)
 	if err != nil {
 		return "", err
 	}
-	if ok {
-		return fmt.Sprintf("session %s was paused (the process running it exited): resuming it in this process", id), d.serve(queue, lock, true)
+	if !ok {
+		go func() {
+			if lock, err := plugin.WaitLockQueue(d.cfg.StateDir, queue); err == nil {
+				_ = d.serve(queue, lock, false)
+			}
+		}()
+		return fmt.Sprintf("session %s is running in another process: following it (this process takes over if that one exits)", id), d.send(ctx, id, text)
 	}
+	updateID := newUUID()
+	sent := make(chan error, 1)
 	go func() {
-		if lock, err := plugin.WaitLockQueue(d.cfg.StateDir, queue); err == nil {
-			_ = d.serve(queue, lock, false)
+		h, err := d.conn.Client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: toolpipe.SessionWorkflowID(id),
+			UpdateID: updateID, UpdateName: contract.SendUpdate, Args: []any{workflows.SendRequest{Text: text}},
+			WaitForStage: client.WorkflowUpdateStageCompleted})
+		if err == nil {
+			err = h.Get(ctx, nil)
 		}
+		sent <- err
 	}()
-	return fmt.Sprintf("session %s is running in another process: following it (this process takes over if that one exits)", id), nil
+	if err := d.admitted(ctx, id, updateID, sent); err != nil {
+		lock.Release()
+		return "", err
+	}
+	if err := d.serve(queue, lock, true); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("session %s was paused (the process running it exited): resuming it in this process", id), <-sent
+}
+
+// admitted waits until the server holds the update updateID of session id (its
+// registry has it: no worker has seen it yet), or the update ends first (sent: the
+// run had ended, say).
+func (d *durable) admitted(ctx context.Context, id, updateID string, sent chan error) error {
+	req := &workflowservice.PollWorkflowExecutionUpdateRequest{Namespace: d.conn.Namespace,
+		UpdateRef: &updatepb.UpdateRef{WorkflowExecution: &common.WorkflowExecution{WorkflowId: toolpipe.SessionWorkflowID(id)}, UpdateId: updateID},
+		WaitPolicy: &updatepb.WaitPolicy{LifecycleStage: enumspb.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED}}
+	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
+		_, err := d.conn.Client.WorkflowService().PollWorkflowExecutionUpdate(ctx, req)
+		var nf *serviceerror.NotFound
+		if err == nil {
+			return nil
+		} else if !errors.As(err, &nf) {
+			return fmt.Errorf("session %s: message: %w", id, err)
+		}
+		select { // not in the registry yet: the update's call is on its way
+		case err := <-sent:
+			sent <- err
+			if err != nil {
+				return fmt.Errorf("session %s: message: %w", id, err)
+			}
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+	}
 }
 
 // send is a user message for the running session.

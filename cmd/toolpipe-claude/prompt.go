@@ -78,17 +78,14 @@ func (dr *driver) answer(ctx context.Context, q queued) resultMessage {
 	from := d.next(session)
 	st, err := d.status(ctx, session)
 	if err == nil && st == sessionRunning {
-		// Killed mid-prompt, say: the session resumes here, and this message is
-		// answered after what it was doing.
+		// Killed mid-prompt, say: the session resumes here, and this message goes
+		// with the results of what it was doing to its next model call.
 		var note string
-		if note, err = d.attach(ctx, session); note != "" {
+		if note, err = d.resume(ctx, session, q.text); note != "" {
 			dr.warnf("%s", note)
 		}
-		if err == nil {
-			err = d.send(ctx, session, q.text)
-			if err != nil && strings.Contains(err.Error(), "has ended") {
-				err = d.start(ctx, in)
-			}
+		if err != nil && runEnded(err) {
+			err = d.start(ctx, in)
 		}
 	} else if err == nil {
 		err = d.start(ctx, in)
@@ -110,6 +107,12 @@ func (dr *driver) answer(ctx context.Context, q queued) resultMessage {
 	f := newFollower(dr, p, from)
 	res, ferr := f.follow(ctx)
 	r := f.result(res, ferr)
+	// The prompt is over before its result goes out: a set_model or
+	// set_permission_mode the program sends on seeing it is for the next prompt
+	// (dr.mode, dr.model), not for this run, which may have ended already.
+	dr.mu.Lock()
+	dr.current = nil
+	dr.mu.Unlock()
 	_ = dr.ch.send(r)
 	dr.state(session, "idle")
 	return r
