@@ -218,6 +218,17 @@ func TestCustomToolPermissionsAndHooks(t *testing.T) {
 	if err != nil || res.Results[0].Content != "stamped a1" {
 		t.Fatalf("approved: %+v, %v", res, err)
 	}
+	// Once the turn has finished, an answer is refused the same way: whichever side
+	// of the turn's end a late answer lands on, the caller sees one error.
+	if _, err := asked.Approve(ctx, "a1"); !toolpipe.IsNotAwaitingApproval(err) || !strings.Contains(err.Error(), "the turn has finished") {
+		t.Errorf("approving the finished turn: %v, want IsNotAwaitingApproval", err)
+	}
+	if _, err := asked.Deny(ctx, "a1", "late"); !toolpipe.IsNotAwaitingApproval(err) {
+		t.Errorf("denying in the finished turn: %v, want IsNotAwaitingApproval", err)
+	}
+	if _, err := c.Turn("turn-no-such").Approve(ctx, "a1"); toolpipe.IsNotAwaitingApproval(err) || !toolpipe.IsNotFound(err) {
+		t.Errorf("approving in a turn that never ran: %v, want IsNotFound", err)
+	}
 }
 
 // TestRegisterRefusesBadTools: collisions and bad specs fail when the program

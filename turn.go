@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/toolpipe/toolpipe/tool"
 	"github.com/toolpipe/toolpipe/workflows"
@@ -297,14 +298,33 @@ func (t *Turn) State(ctx context.Context) (TurnState, error) {
 func (t *Turn) Approve(ctx context.Context, toolUseID string) (PendingApproval, error) {
 	var p workflows.PendingApproval
 	err := t.update(ctx, contract.ApproveUpdate, &p, workflows.ApprovalRequest{ToolUseID: toolUseID})
-	return PendingApproval(p), err
+	return PendingApproval(p), t.answerErr(ctx, "approve", toolUseID, err)
 }
 
-// Deny refuses a call that waits for approval; the model reads reason.
+// Deny refuses a call that waits for approval; the model reads reason. A call that
+// does not wait is refused (IsNotAwaitingApproval).
 func (t *Turn) Deny(ctx context.Context, toolUseID, reason string) (PendingApproval, error) {
 	var p workflows.PendingApproval
 	err := t.update(ctx, contract.DenyUpdate, &p, workflows.ApprovalRequest{ToolUseID: toolUseID, Reason: reason})
-	return PendingApproval(p), err
+	return PendingApproval(p), t.answerErr(ctx, "deny", toolUseID, err)
+}
+
+// answerErr is an approval's error. A turn that has finished, or is finishing as
+// the answer arrives (the server aborts the update: "aborted by closing
+// workflow"), has no call waiting: that is IsNotAwaitingApproval, as for a running
+// turn's call that does not wait, whichever side of the turn's end the answer
+// lands on. A turn that does not exist keeps the server's NotFound.
+func (t *Turn) answerErr(ctx context.Context, what, toolUseID string, err error) error {
+	var nf *serviceerror.NotFound
+	if err == nil || !errors.As(err, &nf) {
+		return err
+	}
+	if _, derr := t.c.DescribeWorkflowExecution(ctx, t.ID, ""); derr != nil {
+		return err
+	}
+	return fmt.Errorf("toolpipe: turn %s: %s: %w", t.ID, what, temporal.NewApplicationErrorWithOptions(
+		fmt.Sprintf("tool_use %q is not waiting for approval: the turn has finished", toolUseID),
+		contract.ErrNotAwaitingApproval, temporal.ApplicationErrorOptions{NonRetryable: true}))
 }
 
 // Interrupt is a new user message: calls of InterruptCancel tools stop.
