@@ -108,7 +108,7 @@ func (l *Launcher) probe() error {
 		defer filter.Close()
 		var stderr bytes.Buffer
 		c := exec.Command(path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all", "--die-with-parent", "--new-session",
-			"--seccomp", "3", "true")
+			"--cap-drop", "ALL", "--seccomp", "3", "true")
 		c.Stderr, c.ExtraFiles = &stderr, []*os.File{filter}
 		if err := c.Run(); err != nil {
 			l.err = &Unavailable{fmt.Sprintf("bubblewrap cannot create its namespaces here (%v: %s); in a container, allow unprivileged user namespaces or run with CAP_SYS_ADMIN",
@@ -152,7 +152,10 @@ func (l *Launcher) Wrap(r Request) (*Confined, error) {
 	}
 	cmd := r.Cmd
 	b := &bwrapArgs{}
-	b.add("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all", "--die-with-parent", "--new-session")
+	// No capability inside, whoever the worker runs as: a root worker's command
+	// would otherwise keep CAP_SYS_ADMIN and remount / writable (issue 40).
+	b.add("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all", "--die-with-parent", "--new-session",
+		"--cap-drop", "ALL")
 	var writable, notes []string
 	visible := append([]string{cmd.Dir}, r.Dirs...)
 	if r.ReadOnly {

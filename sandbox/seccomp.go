@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -61,21 +62,37 @@ type abi struct {
 	socket     uint32
 	socketcall uint32 // 0: none
 	x32        bool   // numbers at and above x32SyscallNr are the x32 ABI
+	// mounts are the ABI's own numbers of the old mount calls (mount, umount,
+	// umount2, pivot_root); the new mount API's are the same on every ABI
+	// (newMountAPI).
+	mounts []uint32
 }
 
 // abis are the ABIs of this architecture: the native one and the 32-bit compat
 // one the kernel also accepts. Unknown ones are refused outright.
 func abis() []abi {
+	i386 := abi{arch: 0x40000003, socket: 359, socketcall: 102, mounts: []uint32{21, 22, 52, 217}}
 	switch runtime.GOARCH {
 	case "amd64":
-		return []abi{{arch: 0xc000003e, socket: 41, x32: true}, {arch: 0x40000003, socket: 359, socketcall: 102}}
+		return []abi{{arch: 0xc000003e, socket: 41, x32: true, mounts: []uint32{165, 166, 155}}, i386}
 	case "386":
-		return []abi{{arch: 0x40000003, socket: 359, socketcall: 102}}
+		return []abi{i386}
 	case "arm64":
-		return []abi{{arch: 0xc00000b7, socket: 198}, {arch: 0x40000028, socket: 281}}
+		return []abi{{arch: 0xc00000b7, socket: 198, mounts: []uint32{40, 39, 41}}, {arch: 0x40000028, socket: 281, mounts: []uint32{21, 52, 218}}}
 	}
 	return nil
 }
+
+// newMountAPI are open_tree, move_mount, fsopen, fsconfig, fsmount, fspick and
+// mount_setattr, numbered alike on every ABI above.
+//
+// Every mount call is refused in the sandbox (issue 40): its mounts are what
+// confine the command (the read-only root, the hidden credentials, the
+// placeholders over control files), and a command that may mount can undo them.
+// bubblewrap drops every capability (--cap-drop ALL), which refuses them already;
+// the filter refuses them again for the command that regains capabilities in a
+// user namespace of its own, and under the Landlock fallback.
+var newMountAPI = []uint32{428, 429, 430, 431, 432, 433, 442}
 
 // ioUring are io_uring_setup, io_uring_enter and io_uring_register, numbered
 // alike on every ABI above.
@@ -111,7 +128,7 @@ func seccompProgram(p socketPolicy) ([]byte, error) {
 		if a.socketcall != 0 {
 			emit(insn{op: bpfJeqK, k: a.socketcall, jt: fmt.Sprintf("socketcall%d", i)})
 		}
-		for _, n := range ioUring {
+		for _, n := range slices.Concat(ioUring, a.mounts, newMountAPI) {
 			emit(insn{op: bpfJeqK, k: n, jt: "deny"})
 		}
 		emit(insn{op: bpfRetK, k: retAllow})
