@@ -259,7 +259,7 @@ func (d *durable) resume(ctx context.Context, id, text string) (note string, err
 // run had ended, say).
 func (d *durable) admitted(ctx context.Context, id, updateID string, sent chan error) error {
 	req := &workflowservice.PollWorkflowExecutionUpdateRequest{Namespace: d.conn.Namespace,
-		UpdateRef: &updatepb.UpdateRef{WorkflowExecution: &common.WorkflowExecution{WorkflowId: toolpipe.SessionWorkflowID(id)}, UpdateId: updateID},
+		UpdateRef:  &updatepb.UpdateRef{WorkflowExecution: &common.WorkflowExecution{WorkflowId: toolpipe.SessionWorkflowID(id)}, UpdateId: updateID},
 		WaitPolicy: &updatepb.WaitPolicy{LifecycleStage: enumspb.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED}}
 	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
 		_, err := d.conn.Client.WorkflowService().PollWorkflowExecutionUpdate(ctx, req)
