@@ -80,7 +80,9 @@ func riskyVariable(name string) bool {
 		"MAGIC", "TERMINFO", "TERMINFO_DIRS", "TERMCAP", "GREP_OPTIONS", "TZDIR",
 		// glibc ignores these in setuid programs because they load code or files.
 		"GETCONF_DIR", "HOSTALIASES", "LOCALDOMAIN", "LOCPATH", "NIS_PATH", "NLSPATH",
-		"RESOLV_HOST_CONF", "RES_OPTIONS", "GLIBC_TUNABLES":
+		"RESOLV_HOST_CONF", "RES_OPTIONS", "GLIBC_TUNABLES",
+		// The message catalogs of $"..." and of gettext-using programs.
+		"TEXTDOMAIN", "TEXTDOMAINDIR":
 		return true
 	}
 	// BASH covers BASH_ENV, BASHOPTS, BASH_FUNC_*, BASH_CMDS, BASH_ALIASES,

@@ -86,6 +86,13 @@ func nodeReason(n syntax.Node) string {
 			// declare -i, -n and friends make later assignments evaluate code.
 			return v + " is not read-only"
 		}
+	case *syntax.DblQuoted:
+		if n.Dollar {
+			// $"..." is translated through the message catalog TEXTDOMAIN and
+			// TEXTDOMAINDIR name, and the translation is expanded as a double-quoted
+			// string: a catalog in the repository turns it into any $(...).
+			return `$"..." is translated through a message catalog, and the translation can run commands`
+		}
 	case *syntax.FuncDecl:
 		return "defines a function"
 	case *syntax.CoprocClause:
