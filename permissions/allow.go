@@ -147,7 +147,7 @@ func (c *call) fileDefault() Decision {
 		}
 		return Decision{Allow, "Allowed: reading inside the working directories.", ""}
 	case protected && (mode == AcceptEdits || mode == BypassPermissions):
-		return Decision{Ask, fmt.Sprintf("The %s changes a protected directory (.git, .claude, .vscode or .idea), which %s mode does not cover; approval required.", c.what(), mode), ""}
+		return Decision{Ask, fmt.Sprintf("The %s changes a control file or directory (.git, .claude, .vscode, .idea, .mcp.json or toolpipe.yaml), which %s mode does not cover; approval required.", c.what(), mode), ""}
 	case mode == BypassPermissions:
 		return Decision{Allow, "Allowed by bypassPermissions mode.", ""}
 	case mode == AcceptEdits:

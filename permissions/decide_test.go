@@ -139,6 +139,12 @@ var decideCases = []decideCase{
 	{name: "bypass protects .git", mode: BypassPermissions, req: file(ToolEdit, "/proj/.git/config"), want: Ask},
 	{name: "bypass exempts .claude/commands", mode: BypassPermissions, req: file(ToolWrite, "/proj/.claude/commands/x.md"), want: Allow},
 	{name: "acceptEdits protects .claude", mode: AcceptEdits, req: file(ToolEdit, "/proj/.claude/settings.json"), want: Ask},
+	{name: "acceptEdits protects .mcp.json", mode: AcceptEdits, req: file(ToolWrite, "/proj/.mcp.json"), want: Ask},
+	{name: "acceptEdits protects toolpipe.yaml", mode: AcceptEdits, req: file(ToolEdit, "/proj/sub/toolpipe.yaml"), want: Ask},
+	{name: "acceptEdits protects a case variant", mode: AcceptEdits, req: file(ToolWrite, "/proj/.MCP.json"), want: Ask},
+	{name: "acceptEdits protects .Git", mode: AcceptEdits, req: file(ToolWrite, "/proj/.Git/hooks/pre-commit"), want: Ask},
+	{name: "bypass protects .mcp.json", mode: BypassPermissions, req: file(ToolWrite, "/proj/.mcp.json"), want: Ask},
+	{name: "acceptEdits allows a file named like a dir", mode: AcceptEdits, req: file(ToolWrite, "/proj/docs/mcp.json"), want: Allow},
 	{name: "rule covers protected", mode: AcceptEdits, allow: list("Edit(./.git/**)"), req: file(ToolEdit, "/proj/.git/config"), want: Allow},
 
 	// WebFetch.

@@ -33,5 +33,7 @@
 //     relative to the working directory.
 //   - In acceptEdits and bypassPermissions, edits inside .git, .claude, .vscode
 //     and .idea still ask unless an allow rule names them, as Claude Code does
-//     for bypassPermissions.
+//     for bypassPermissions, and so do edits of .mcp.json and toolpipe.yaml
+//     (they start servers and configure the next run); names compare
+//     case-insensitively.
 package permissions

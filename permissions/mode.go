@@ -22,7 +22,8 @@ const (
 	Plan
 	// BypassPermissions allows what no rule decides. Deny and ask rules
 	// still apply, and edits in protected directories (.git, .claude,
-	// .vscode, .idea) still ask, as in Claude Code.
+	// .vscode, .idea) still ask, as in Claude Code, and of the control files
+	// .mcp.json and toolpipe.yaml.
 	BypassPermissions
 	// DontAsk never asks: a call that would ask (no allow rule, an ask rule, a
 	// hook's ask) is denied instead, so an unattended agent runs only what was

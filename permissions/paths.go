@@ -154,25 +154,39 @@ func (p *Policy) privateDir(abs string) (string, bool) {
 	return "", false
 }
 
-// protectedPath reports whether abs is inside a directory whose contents
-// steer git, Claude Code or an editor (.git/hooks runs code), where Claude
-// Code asks even in bypassPermissions. .claude/commands, agents and skills
-// are exempt because agents write them routinely.
+// protectedPath reports whether abs is a control file or inside a directory
+// whose contents steer git, Claude Code or an editor (.git/hooks runs code),
+// where Claude Code asks even in bypassPermissions; .claude/commands, agents and
+// skills are exempt because agents write them routinely. The control files are
+// toolpipe's own too (issue 40 item 4): .mcp.json starts MCP servers and
+// toolpipe.yaml configures the next trusted run, so a model that may edit without
+// asking must not write either. Names compare case-insensitively: on a
+// case-insensitive file system .MCP.json is .mcp.json.
 func protectedPath(abs string) bool {
 	segs := strings.Split(abs, "/")
 	for i, s := range segs {
-		switch s {
-		case ".git", ".vscode", ".idea":
+		switch {
+		case eqFold(s, ".git", ".vscode", ".idea"):
 			return true
-		case ".claude":
+		case i == len(segs)-1 && eqFold(s, ".mcp.json", "toolpipe.yaml", "toolpipe.yml"):
+			return true
+		case eqFold(s, ".claude"):
 			if i+1 >= len(segs) {
 				return true
 			}
-			switch segs[i+1] {
-			case "commands", "agents", "skills":
-			default:
+			if !eqFold(segs[i+1], "commands", "agents", "skills") {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// eqFold reports whether s is one of names, ignoring case.
+func eqFold(s string, names ...string) bool {
+	for _, n := range names {
+		if strings.EqualFold(s, n) {
+			return true
 		}
 	}
 	return false
