@@ -11,11 +11,24 @@ import (
 	"github.com/toolpipe/toolpipe/toolenv"
 )
 
-// heldCredentials are the variables of the blob store's credentials that
-// HideSecrets takes out of the environment (toolenv's secret list): the cloud SDKs
-// read them from the environment when the store is opened.
-var heldCredentials = []string{"AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_ACCESS_KEY_ID",
-	"AZURE_STORAGE_KEY", "AZURE_STORAGE_SAS_TOKEN", "AZURE_CLIENT_SECRET", "GOOGLE_APPLICATION_CREDENTIALS"}
+// cloudFamilies are the prefixes of the variables the blob store's cloud SDKs read
+// when a store is opened (credentials, region, endpoint, profile), which
+// HideSecrets takes out of the environment (toolenv's secret list).
+var cloudFamilies = []string{"AWS_", "AZURE_", "GOOGLE_", "GCLOUD_", "CLOUDSDK_"}
+
+// heldCredentials are the held variables of cloudFamilies.
+func heldCredentials() []string {
+	var out []string
+	for _, name := range toolenv.HeldNames() {
+		for _, p := range cloudFamilies {
+			if strings.HasPrefix(name, p) {
+				out = append(out, name)
+				break
+			}
+		}
+	}
+	return out
+}
 
 var openMu sync.Mutex
 
@@ -29,7 +42,7 @@ func openBlob(ctx context.Context, rawURL, stateDir string) (*blobstore.Store, e
 	openMu.Lock()
 	defer openMu.Unlock()
 	if !strings.HasPrefix(rawURL, "file:") {
-		for _, name := range heldCredentials {
+		for _, name := range heldCredentials() {
 			if _, inEnv := os.LookupEnv(name); inEnv {
 				continue
 			}

@@ -1,7 +1,6 @@
 package toolenv
 
 import (
-	"os"
 	"path"
 	"slices"
 	"strings"
@@ -9,15 +8,20 @@ import (
 
 // DefaultDeny are the names (shell patterns, matched case-sensitively) of the
 // worker's variables that tools never see: the model API key, Temporal's TLS
-// material and API key, telemetry headers (they carry credentials), cloud and
-// forge tokens, and names that say they hold a secret.
+// material and API key, telemetry headers (they carry credentials), the cloud
+// SDKs' whole families (the blob store reads them; AWS_REGION goes with
+// AWS_ACCESS_KEY_ID: a tool that needs the cloud is given it on purpose), forge
+// tokens, connection strings, and names that say they hold a secret (issue 40
+// item 5: AZURE_STORAGE_KEY, SECRET_KEY, MYSQL_PWD, DATABASE_URL and SENTRY_DSN
+// reached Bash).
 var DefaultDeny = []string{
 	"ANTHROPIC_*", "CLAUDE_CODE_OAUTH_TOKEN", "OPENAI_API_KEY",
 	"TEMPORAL_API_KEY", "TEMPORAL_TLS_*", "TEMPORAL_CODEC_AUTH", "TEMPORAL_CLIENT_KEY*", "TEMPORAL_CLIENT_CERT*", "TEMPORAL_GRPC_META_*",
 	"OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_*_HEADERS",
-	"AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "GOOGLE_APPLICATION_CREDENTIALS",
+	"AWS_*", "AZURE_*", "GOOGLE_*", "GCLOUD_*", "CLOUDSDK_*",
 	"GITHUB_TOKEN", "GH_TOKEN", "GITLAB_TOKEN", "NPM_TOKEN",
-	"*_API_KEY", "*_APIKEY", "*_SECRET", "*_SECRET_*", "*_TOKEN", "*PASSWORD*", "*_PRIVATE_KEY",
+	"DATABASE_URL", "*_DATABASE_URL", "*_DSN", "*_CONNECTION_STRING", "MYSQL_PWD", "PGPASSWORD", "PGPASSFILE",
+	"*_API_KEY", "*_APIKEY", "*_KEY", "*_SECRET", "*_SECRET_*", "SECRET_*", "*_SECRETS", "*_TOKEN", "*PASSWORD*", "*_PWD", "*_PASSWD", "*_PRIVATE_KEY", "*_CREDENTIALS",
 }
 
 // Policy says which of the worker's variables tools see. A variable is removed
@@ -40,8 +44,9 @@ const (
 // TOOLPIPE_PASS_ENV.
 func FromEnvironment() Policy {
 	return Policy{
-		Deny:  append(slices.Clone(DefaultDeny), splitList(os.Getenv(EnvSecret))...),
-		Allow: splitList(os.Getenv(EnvPass)),
+		// Getenv: TOOLPIPE_SECRET_ENV is itself held once HideSecrets ran.
+		Deny:  append(slices.Clone(DefaultDeny), splitList(Getenv(EnvSecret))...),
+		Allow: splitList(Getenv(EnvPass)),
 	}
 }
 
@@ -69,12 +74,45 @@ func matchAny(patterns []string, name string) bool {
 	return false
 }
 
-// Environ returns environ ("NAME=value" entries) without the secret variables.
+// SecretValue reports whether the variable is kept from tools for its name or for
+// its value: a URL with a password in it (a proxy's http://user:pass@host, a
+// connection string under any name) is a credential whatever it is called. Allow
+// still wins.
+func (p Policy) SecretValue(name, value string) bool {
+	if matchAny(p.Allow, name) {
+		return false
+	}
+	return matchAny(p.Deny, name) || credentialURL(value)
+}
+
+// credentialURL reports whether s holds scheme://user:password@…, also as one
+// of a list (NO_PROXY-like values, a DSN with options).
+func credentialURL(s string) bool {
+	for rest := s; ; {
+		i := strings.Index(rest, "://")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+3:]
+		auth := rest
+		if end := strings.IndexAny(auth, "/?#, \t"); end >= 0 {
+			auth = auth[:end]
+		}
+		if at := strings.LastIndex(auth, "@"); at > 0 {
+			if _, pass, ok := strings.Cut(auth[:at], ":"); ok && pass != "" {
+				return true
+			}
+		}
+	}
+}
+
+// Environ returns environ ("NAME=value" entries) without the secret variables,
+// by name or by value (SecretValue).
 func (p Policy) Environ(environ []string) []string {
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {
-		name, _, _ := strings.Cut(kv, "=")
-		if !p.Secret(name) {
+		name, value, _ := strings.Cut(kv, "=")
+		if !p.SecretValue(name, value) {
 			out = append(out, kv)
 		}
 	}
