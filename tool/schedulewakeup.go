@@ -41,13 +41,20 @@ type ScheduleWakeupOutput struct {
 // Clamped is the delay a wake-up waits: delaySeconds rounded to a whole second
 // and held inside [WakeupMinSeconds, WakeupMaxSeconds], and whether it had to be.
 func (in ScheduleWakeupInput) Clamped() (seconds int, clamped bool) {
+	return in.ClampedFrom(WakeupMinSeconds)
+}
+
+// ClampedFrom is Clamped with another lower bound (a session's
+// SessionOptions.WakeupMinSeconds), itself held inside [1, WakeupMaxSeconds].
+func (in ScheduleWakeupInput) ClampedFrom(minSeconds int) (seconds int, clamped bool) {
+	minSeconds = max(1, min(minSeconds, WakeupMaxSeconds))
 	if in.DelaySeconds == nil {
-		return WakeupMinSeconds, true
+		return minSeconds, true
 	}
 	d := math.Round(*in.DelaySeconds)
 	switch {
-	case math.IsNaN(d) || d < WakeupMinSeconds:
-		return WakeupMinSeconds, true
+	case math.IsNaN(d) || d < float64(minSeconds):
+		return minSeconds, true
 	case d > WakeupMaxSeconds:
 		return WakeupMaxSeconds, true
 	}

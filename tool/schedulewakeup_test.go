@@ -28,4 +28,11 @@ func TestWakeupDelayIsClamped(t *testing.T) {
 			t.Errorf("%s: %d %v, want %d %v", c.in, s, cl, c.secs, c.clamped)
 		}
 	}
+	// A session's own floor (SessionOptions.WakeupMinSeconds), itself bounded.
+	five := 5.0
+	for _, c := range []struct{ floor, secs int }{{6, 6}, {60, 60}, {2, 5}, {0, 5}, {99999, 3600}} {
+		if s, _ := (ScheduleWakeupInput{DelaySeconds: &five}).ClampedFrom(c.floor); s != c.secs {
+			t.Errorf("5 s with the floor %d: %d, want %d", c.floor, s, c.secs)
+		}
+	}
 }

@@ -126,11 +126,19 @@ type SessionOptions struct {
 	// QuestionTimeout bounds how long an AskUserQuestion call waits for a person;
 	// past it the model is told nobody answered. 0: it waits until answered.
 	QuestionTimeout time.Duration `json:"question_timeout,omitempty"`
+	// WakeupMinSeconds is the shortest a ScheduleWakeup sleeps (default 60, Claude
+	// Code's bound; at most 3,600): a shorter delay is clamped to it and the model
+	// is told so. For loops that must pace faster, and for tests that would
+	// otherwise wait a minute for a timer.
+	WakeupMinSeconds int `json:"wakeup_min_seconds,omitempty"`
 	// Turn tunes the tools.
 	Turn TurnOptions `json:"turn"`
 }
 
 func (o SessionOptions) withDefaults() SessionOptions {
+	if o.WakeupMinSeconds <= 0 {
+		o.WakeupMinSeconds = tool.WakeupMinSeconds
+	}
 	if o.MaxTurns <= 0 {
 		o.MaxTurns = 100
 	}

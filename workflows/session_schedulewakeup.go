@@ -47,7 +47,7 @@ func (s *session) scheduleWakeup(ctx workflow.Context, ask BackgroundAsk) Backgr
 	if s.done {
 		return BackgroundReply{Content: "Error: the session is ending; no wake-up was scheduled.", IsError: true}
 	}
-	secs, clamped := in.Clamped()
+	secs, clamped := in.ClampedFrom(s.opts.WakeupMinSeconds)
 	at := workflow.Now(ctx).Add(time.Duration(secs) * time.Second)
 	w := &Wakeup{At: at, Seconds: secs, ToolUseID: ask.ToolUseID, Noop: in.Noop}
 	if in.Prompt != nil {

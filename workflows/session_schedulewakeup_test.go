@@ -39,14 +39,18 @@ func wakeupScript() []fakeanthropic.Response {
 // turn (phase sleeping, ToolpipeStatus=sleeping, the wake-up in the state) and
 // wakes it with the prompt after the clamped delay, once; stop: true ends the
 // loop and the session with it. The result is Claude Code's text. It waits the
-// real 60 s (the shortest delay Claude Code allows): the test server has no
-// time skipping, and the wait is what is tested.
+// real delay (the test server has no time skipping, and the wait is what is
+// tested), with the session's shortest delay at 6 s instead of Claude Code's
+// 60 s (WakeupMinSeconds): the 5 s asked for is clamped to it, as 5 s is to 60 s
+// by default (tool.TestWakeupDelayIsClamped).
 func TestScheduleWakeupSleepsThenWakesWithThePrompt(t *testing.T) {
 	ensureSearchAttributes(t)
 	h := newAgentHarness(t, wakeupScript()...)
-	run := h.start(workflows.SessionInput{SessionID: "wake", Prompt: "watch CI", Options: fastOptions(), SearchAttributes: true})
+	opts := fastOptions()
+	opts.WakeupMinSeconds = 6
+	run := h.start(workflows.SessionInput{SessionID: "wake", Prompt: "watch CI", Options: opts, SearchAttributes: true})
 	st := h.waitPhase(run.GetID(), workflows.PhaseSleeping)
-	if st.Wakeup == nil || st.Wakeup.Seconds != 60 || st.Wakeup.Prompt != "check CI again" || st.Wakeup.Reason != "wait for CI" {
+	if st.Wakeup == nil || st.Wakeup.Seconds != 6 || st.Wakeup.Prompt != "check CI again" || st.Wakeup.Reason != "wait for CI" {
 		t.Fatalf("wake-up in the state: %+v", st.Wakeup)
 	}
 	poll(t, "ToolpipeStatus=sleeping", func() bool {
@@ -67,7 +71,7 @@ func TestScheduleWakeupSleepsThenWakesWithThePrompt(t *testing.T) {
 	}
 	msgs := h.storedMessages(res.Conversation)
 	r := userResults(msgs[2])["w1"]
-	want := regexp.MustCompile(`^Next wakeup scheduled for \d\d:\d\d:\d\d UTC \(in (59|60)s\) \(clamped to 60s from your requested value\)\. If you owe the user a status update this tick, write it now as ordinary response text; then end the turn`)
+	want := regexp.MustCompile(`^Next wakeup scheduled for \d\d:\d\d:\d\d UTC \(in (5|6)s\) \(clamped to 6s from your requested value\)\. If you owe the user a status update this tick, write it now as ordinary response text; then end the turn`)
 	if r.IsError || !want.MatchString(r.Content) {
 		t.Fatalf("ScheduleWakeup result: %+v", r)
 	}

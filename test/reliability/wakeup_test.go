@@ -40,9 +40,10 @@ func toolUse(id, name string, input map[string]any) wire.Block {
 	return wire.Block{Type: "tool_use", ID: id, Name: name, Input: b}
 }
 
-// TestWakeupSurvivesWorkerKillAndServerRestart: a session asleep on a 60 s
-// ScheduleWakeup (the shortest Claude Code allows) loses its worker to SIGKILL and
-// its embedded server to a restart during the wait. The wake-up is the server's
+// TestWakeupSurvivesWorkerKillAndServerRestart: a session asleep on a 20 s
+// ScheduleWakeup (its WakeupMinSeconds; Claude Code's shortest is 60 s, which
+// would only make the test wait longer) loses its worker to SIGKILL and its
+// embedded server to a restart during the wait (both take a second or two). The wake-up is the server's
 // timer, so a new worker on the restarted server wakes the session once, with the
 // prompt, and the loop goes on to its end: four model calls, the wake prompt
 // sent once.
@@ -52,7 +53,7 @@ func TestWakeupSurvivesWorkerKillAndServerRestart(t *testing.T) {
 	defer cancel()
 	es := startEmbedded(t, ctx, state)
 	fake, err := fakeanthropic.Start(fakeanthropic.Script{Responses: []fakeanthropic.Response{
-		{Content: []wire.Block{toolUse("w1", tool.ScheduleWakeupName, map[string]any{"delaySeconds": 60, "reason": "CI takes a minute", "prompt": "check CI again", "noop": false})}},
+		{Content: []wire.Block{toolUse("w1", tool.ScheduleWakeupName, map[string]any{"delaySeconds": 20, "reason": "CI takes a minute", "prompt": "check CI again", "noop": false})}},
 		{Content: []wire.Block{{Type: "text", Text: "Sleeping."}}},
 		{When: "check CI again", Content: []wire.Block{toolUse("w2", tool.ScheduleWakeupName, map[string]any{"stop": true})}},
 		{Content: []wire.Block{{Type: "text", Text: "Done."}}},
@@ -67,7 +68,7 @@ func TestWakeupSurvivesWorkerKillAndServerRestart(t *testing.T) {
 
 	run, err := es.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "session-wake", TaskQueue: e.queue},
 		contract.SessionWorkflowName, workflows.SessionInput{SessionID: "wake", Prompt: "watch CI", Workdir: t.TempDir(),
-			Options: workflows.SessionOptions{ModelRetryInterval: 100 * time.Millisecond, ModelHeartbeatTimeout: 3 * time.Second}})
+			Options: workflows.SessionOptions{ModelRetryInterval: 100 * time.Millisecond, ModelHeartbeatTimeout: 3 * time.Second, WakeupMinSeconds: 20}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestWakeupSurvivesWorkerKillAndServerRestart(t *testing.T) {
 		v, err := es.c.QueryWorkflow(ctx, run.GetID(), "", contract.SessionStateQuery)
 		return err == nil && v.Get(&st) == nil && st.Phase == workflows.PhaseSleeping
 	})
-	if st.Wakeup == nil || st.Wakeup.Seconds != 60 {
+	if st.Wakeup == nil || st.Wakeup.Seconds != 20 {
 		t.Fatalf("state while asleep: %+v", st.Wakeup)
 	}
 	worker.kill()
