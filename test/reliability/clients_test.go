@@ -33,9 +33,10 @@ func message(t *testing.T, calls ...[2]string) string {
 }
 
 // TestManyStartersOneStateDir runs 10 `starter run` invocations on one state
-// directory with overlapping lifetimes, each with a 10-second Bash call: each starts
-// once the one before it has its tool running, so the first one (whose process
-// started the embedded server) ends while the others' tools run. Each process runs
+// directory with overlapping lifetimes, each with a Bash call that lasts until the
+// next one's has started: each starts once the one before it has its tool
+// running, so the first one (whose process started the embedded server) ends
+// while the others' tools run. Each process runs
 // only its own turn, on its own task queue, and another client takes the server over
 // when its process exits: all complete, none is cancelled, each tool runs once.
 func TestManyStartersOneStateDir(t *testing.T) {
@@ -49,8 +50,12 @@ func TestManyStartersOneStateDir(t *testing.T) {
 	var wg sync.WaitGroup
 	begin := time.Now()
 	for i := range n {
+		wait := fmt.Sprintf("until [ -e started-%d ]; do sleep 0.05; done; ", i+1) // the next tool runs
+		if i == n-1 {
+			wait = ""
+		}
 		msg := message(t, [2]string{fmt.Sprintf("toolu_%02d", i),
-			fmt.Sprintf("echo ran >> count-%d; touch started-%d; sleep 10; echo done-%d", i, i, i)})
+			fmt.Sprintf("echo ran >> count-%d; touch started-%d; %secho done-%d", i, i, wait, i)})
 		cmd := starterCmd(t, state, "run", "--workdir", work, "--session", fmt.Sprintf("s%d", i), msg)
 		o := &outcome{}
 		outs[i] = o
