@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/toolpipe/toolpipe/sandbox"
@@ -41,7 +42,7 @@ type bashRun struct {
 func (a *Activities) bashProcess(call tool.Call, in tool.BashInput, timeout time.Duration, progress *tailer) bashRun {
 	run := bashRun{
 		spec: procSpec{path: "/bin/bash", args: []string{"-c", bashScript(in.Command)}, dir: call.Workdir,
-			env: agentEnv(a.bashEnv(in.Command), call.SessionID), timeout: timeout, progress: progress},
+			env: agentEnv(a.bashEnv(in.Command, call.Workdir), call.SessionID), timeout: timeout, progress: progress},
 		cleanup: func() {},
 	}
 	if call.ReadOnlySandbox {
@@ -115,9 +116,13 @@ func SandboxStatus() string { return launcher.Status().String() }
 // bashEnv is the environment of a Bash command: the worker's without its secrets
 // and, for a command classified read-only (which runs without approval), with git
 // unable to run programs its config names (toolenv.ReadOnly).
-func (a *Activities) bashEnv(command string) []string {
+func (a *Activities) bashEnv(command, dir string) []string {
 	env := a.cfg.Env.Environ(os.Environ())
-	if readonly.IsReadOnly(command) {
+	switch {
+	case !readonly.IsReadOnly(command):
+	case strings.Contains(command, "git"):
+		env = toolenv.ReadOnlyIn(env, dir) // the repository's own git drivers switched off too
+	default:
 		env = toolenv.ReadOnly(env)
 	}
 	return env

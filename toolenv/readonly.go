@@ -2,6 +2,7 @@ package toolenv
 
 import (
 	"fmt"
+	"os/exec"
 	"strconv"
 	"strings"
 )
@@ -68,6 +69,83 @@ func ReadOnly(environ []string) []string {
 	}
 	return append(out, fmt.Sprintf("GIT_CONFIG_COUNT=%d", count+len(readOnlyGitConfig)),
 		"GIT_PAGER=cat", "PAGER=cat", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
+}
+
+// ReadOnlyIn is ReadOnly for a command run in dir, with the git drivers of the
+// configuration that a git command there reads switched off (issue 40 item 3). A
+// repository's own .git/config (a clone, a tarball, a checkout someone else
+// prepared is written by its author, not approved by the user) can name a
+// textconv, an external diff or a clean/smudge filter, and its .gitattributes
+// apply them: "git diff", "git log -p", "git show", "git grep --textconv",
+// "git blame" and "git cat-file --filters" then run them. Each driver found is
+// overridden on the command line level, which wins over every config file: a
+// filter by nothing (an empty command is no filter), a textconv by cat (the
+// text as it is), a diff command and diff.external by true (that file's diff is
+// left out). The drivers are listed by `git config --get-regexp`, which reads the
+// files and runs nothing, under the same read-only settings.
+func ReadOnlyIn(environ []string, dir string) []string {
+	env := ReadOnly(environ)
+	extra := gitDriverOverrides(env, dir)
+	if len(extra) == 0 {
+		return env
+	}
+	count := 0
+	out := make([]string, 0, len(env)+2*len(extra)+1)
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GIT_CONFIG_COUNT="); ok {
+			count, _ = strconv.Atoi(v)
+			continue
+		}
+		out = append(out, kv)
+	}
+	for i, kv := range extra {
+		out = append(out, fmt.Sprintf("GIT_CONFIG_KEY_%d=%s", count+i, kv[0]), fmt.Sprintf("GIT_CONFIG_VALUE_%d=%s", count+i, kv[1]))
+	}
+	out = append(out, fmt.Sprintf("GIT_CONFIG_COUNT=%d", count+len(extra)))
+	for _, kv := range extra {
+		if kv[0] == "diff.external" {
+			return append(out, "GIT_EXTERNAL_DIFF=true") // the variable wins over diff.external
+		}
+	}
+	return out
+}
+
+// gitDriverOverrides lists the overrides of the drivers git would find in dir.
+func gitDriverOverrides(env []string, dir string) [][2]string {
+	git, err := exec.LookPath("git")
+	if err != nil || dir == "" {
+		return nil
+	}
+	cmd := exec.Command(git, "config", "--null", "--get-regexp", `^(diff|filter)\.`)
+	cmd.Dir, cmd.Env = dir, env
+	out, err := cmd.Output() // exit 1: none; 128: not a repository and no global one
+	if err != nil && len(out) == 0 {
+		return nil
+	}
+	var extra [][2]string
+	seen := map[string]bool{}
+	for _, entry := range strings.Split(string(out), "\x00") {
+		key, _, _ := strings.Cut(entry, "\n")
+		key = strings.ToLower(key)
+		var v string
+		switch {
+		case key == "diff.external":
+			v = "true"
+		case strings.HasPrefix(key, "diff.") && strings.HasSuffix(key, ".textconv"):
+			v = "cat"
+		case strings.HasPrefix(key, "diff.") && strings.HasSuffix(key, ".command"):
+			v = "true"
+		case strings.HasPrefix(key, "filter.") && (strings.HasSuffix(key, ".clean") || strings.HasSuffix(key, ".smudge") || strings.HasSuffix(key, ".process")):
+			v = ""
+		default:
+			continue
+		}
+		if !seen[key] {
+			seen[key] = true
+			extra = append(extra, [2]string{key, v})
+		}
+	}
+	return extra
 }
 
 func contains(list []string, s string) bool {

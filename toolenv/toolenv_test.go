@@ -1,6 +1,9 @@
 package toolenv
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -46,5 +49,64 @@ func TestReadOnlyKeepsWorkerGitConfig(t *testing.T) {
 	}
 	if strings.Contains(s, "GIT_SSH_COMMAND") || strings.Contains(s, "PAGER=less") {
 		t.Errorf("kept a variable that runs programs:\n%s", s)
+	}
+}
+
+// A repository written by its author configures a textconv, an external diff and
+// clean/smudge/process filters, and its .gitattributes applies them (issue 40
+// item 3): under ReadOnlyIn none of the read-only git commands that would run
+// them does, and they still show the file.
+func TestReadOnlyInSwitchesOffTheRepositorysDrivers(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed")
+	}
+	repo := t.TempDir()
+	pwned := filepath.Join(t.TempDir(), "pwned")
+	run := func(env []string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(git, args...)
+		cmd.Dir, cmd.Env = repo, env
+		out, _ := cmd.CombinedOutput()
+		return string(out)
+	}
+	base := append(os.Environ(), "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@x", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@x",
+		"HOME="+t.TempDir(), "GIT_CONFIG_NOSYSTEM=1")
+	run(base, "init", "-q")
+	os.WriteFile(filepath.Join(repo, "a.txt"), []byte("one\n"), 0o644)
+	run(base, "add", "a.txt")
+	run(base, "commit", "-qm", "one")
+	os.WriteFile(filepath.Join(repo, "a.txt"), []byte("two\n"), 0o644)
+	// The attacker's part, written after the commit so that the setup ran no driver.
+	os.WriteFile(filepath.Join(repo, ".gitattributes"), []byte("*.txt diff=x filter=x\n"), 0o644)
+	cfg := "[diff \"x\"]\n\ttextconv = sh -c 'echo textconv >> " + pwned + "; cat \"$1\"' --\n" +
+		"\tcommand = sh -c 'echo command >> " + pwned + "' --\n" +
+		"[diff]\n\texternal = sh -c 'echo external >> " + pwned + "' --\n" +
+		"[filter \"x\"]\n\tclean = sh -c 'echo clean >> " + pwned + "; cat'\n\tsmudge = sh -c 'echo smudge >> " + pwned + "; cat'\n" +
+		"\tprocess = sh -c 'echo process >> " + pwned + "'\n"
+	f, err := os.OpenFile(filepath.Join(repo, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(cfg)
+	f.Close()
+	// Without the overrides the drivers run: the test can fail.
+	run(ReadOnly(base), "diff")
+	if _, err := os.Stat(pwned); err != nil {
+		t.Fatalf("the hostile repository's drivers did not run under ReadOnly alone; the test proves nothing")
+	}
+	os.Remove(pwned)
+	env := ReadOnlyIn(base, repo)
+	for _, args := range [][]string{{"diff"}, {"diff", "HEAD"}, {"log", "-p"}, {"show"}, {"grep", "--textconv", "one", "HEAD"},
+		{"blame", "a.txt"}, {"cat-file", "--filters", "HEAD:a.txt"}, {"cat-file", "--textconv", "HEAD:a.txt"}, {"status"},
+		{"diff", "--stat"}, {"log", "-p", "--ext-diff"}} {
+		out := run(env, args...)
+		if b, err := os.ReadFile(pwned); err == nil {
+			t.Errorf("git %s ran the repository's driver (%s):\n%s", strings.Join(args, " "), strings.TrimSpace(string(b)), out)
+			os.Remove(pwned)
+		}
+	}
+	if out := run(env, "log", "-p"); !strings.Contains(out, "+one") {
+		t.Errorf("git log -p no longer shows the change:\n%s", out)
 	}
 }
