@@ -77,6 +77,15 @@ func TestBashReadsUnderReadDenyRules(t *testing.T) {
 		{"du -sh .", permissions.Default, permissions.Allow, ""},
 		{"diff -r --no-dereference . ../other", permissions.BypassPermissions, permissions.Ask, "Read(./"},
 		{"git grep --untracked KEY", permissions.Default, permissions.Ask, "Read(./"},
+		// Issue 40 item 6: git reads the index and the history too.
+		{"git grep hunter2", permissions.Plan, permissions.Deny, "Read(./"},
+		{"git grep -n hunter2 src", permissions.Default, permissions.Ask, "Read(./"},
+		{"git cat-file -p :.env", permissions.Plan, permissions.Deny, "Read(./.env)"},
+		{"git show HEAD:.env", permissions.Default, permissions.Deny, "Read(./.env)"},
+		{"git show HEAD~2:secrets/key.pem", permissions.Default, permissions.Deny, "Read(./secrets/**)"},
+		{"git diff HEAD -- .env", permissions.Default, permissions.Deny, "Read(./.env)"},
+		{"git show HEAD:src/main.go", permissions.Default, permissions.Allow, ""},
+		{"git log -p -3", permissions.Default, permissions.Allow, ""},
 		// Files named by options and scripts.
 		{"sed 'r .env' f", permissions.BypassPermissions, permissions.Deny, "Read(./.env)"},
 		{"sed -n '1R secrets/k' f", permissions.Default, permissions.Deny, "Read(./secrets/**)"},

@@ -462,6 +462,16 @@ func gitReads(r *reader, args []arg) {
 	}
 	sub, rest := args[i], args[i+1:]
 	r.generic(rest)
+	// REV:path and :path (the index) name a file's content, read by git show,
+	// cat-file, diff and grep from the repository instead of the working tree: a
+	// Read deny rule covers them as it covers the file (issue 40 item 6).
+	for _, a := range rest {
+		if a.known && !strings.HasPrefix(a.val, "-") {
+			if _, p, ok := strings.Cut(a.val, ":"); ok && p != "" && !strings.Contains(a.val, "://") {
+				r.targets = append(r.targets, Target{Path: strings.TrimPrefix(p, "/")})
+			}
+		}
+	}
 	switch {
 	case sub.known && sub.val == "config":
 		opts, _, _ := optSpec{shortVal: "f", longVal: []string{"file", "blob"}}.scan(rest)
@@ -486,10 +496,10 @@ func gitReads(r *reader, args []arg) {
 			r.files(gitConfigFiles["system"])
 		}
 	case sub.known && sub.val == "grep":
-		opts, _, _ := optSpec{}.scan(rest)
-		if has(opts, "", "no-index", "untracked") {
-			r.targets = append(r.targets, Target{Path: ".", Recursive: true, Hidden: true})
-		}
+		// Tracked files (dot files too) are searched from the working tree or
+		// the index, --no-index and --untracked search untracked ones as well:
+		// either way it reads like grep -r.
+		r.targets = append(r.targets, Target{Path: ".", Recursive: true, Hidden: true})
 	}
 }
 
