@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/sdk/client"
+
 	"github.com/toolpipe/toolpipe/hooks"
 	"github.com/toolpipe/toolpipe/permissions"
 	"github.com/toolpipe/toolpipe/settings"
@@ -195,9 +197,12 @@ func TestHostileReadOnlyBashAsks(t *testing.T) {
 			os.Mkdir(filepath.Join(outside, "sub"), 0o755)
 			os.Symlink(filepath.Join(outside, "sub"), filepath.Join(work, "l"))              // l/.. is outside
 			os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(work, "lnkfile")) // matched by lnk*
-			// One turn each: a failed Bash call cancels its parallel siblings.
+			// One turn each: a failed Bash call cancels its parallel siblings. The
+			// turns run at once on one worker, each waiting out its own unanswered
+			// question (the policy's 1 s ask timeout), not one after another.
 			pol := policy(t, work, mode, nil, []string{"Read(./.env)"}, nil)
-			var results []tool.Result
+			h := realHarness(t)
+			var runs []client.WorkflowRun
 			for _, b := range []tool.Block{
 				bashB("gitdir", "cd w && git --git-dir=ng status --short"),
 				bashB("gitdir2", "git --git-dir=w/ng status --short"),
@@ -215,7 +220,11 @@ func TestHostileReadOnlyBashAsks(t *testing.T) {
 				bashB("grepr", "grep -r KEY ."),
 				bashB("cr", "echo a\r# $(touch PWNED)"),
 			} {
-				results = append(results, runGated(t, work, pol, b).Results...)
+				runs = append(runs, h.start(workflows.TurnInput{Workdir: work, CloseIntake: true, Settings: pol, Blocks: []tool.Block{b}}))
+			}
+			var results []tool.Result
+			for _, run := range runs {
+				results = append(results, h.result(run).Results...)
 			}
 			for _, id := range []string{"gitdir", "gitdir2", "gitenv", "gitC", "passwd", "symlink", "dotdot", "globlink", "grepr", "cr"} {
 				if r := byID(results, id); !r.IsError || !strings.Contains(r.Content, "nobody answered") {
