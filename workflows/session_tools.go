@@ -3,6 +3,7 @@ package workflows
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/toolpipe/toolpipe/internal/preview"
 	"strings"
 
 	"go.temporal.io/sdk/workflow"
@@ -93,11 +94,7 @@ func sessionToolNotice(name string, r BackgroundReply) string {
 		}
 		return "plan mode: off (the plan was approved)"
 	}
-	first := r.Content
-	if len(first) > 200 {
-		first = first[:200] + "…"
-	}
-	return fmt.Sprintf("%s: %s", name, first)
+	return fmt.Sprintf("%s: %s", name, preview.Shorten(r.Content, 200))
 }
 
 // configuredMode is the mode the session was started with; a session without a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/toolpipe/toolpipe/internal/preview"
 	"io"
 	"os"
 	"path/filepath"
@@ -308,9 +309,7 @@ func printEvent(out io.Writer, ev workflows.SessionEvent) {
 // summarize shows the first line of a result and how much more there is.
 func summarize(s string) string {
 	first, rest, more := strings.Cut(strings.TrimRight(s, "\n"), "\n")
-	if len(first) > 100 {
-		first = first[:100] + "…"
-	}
+	first = preview.Shorten(first, 100)
 	if more {
 		first += fmt.Sprintf(" (+%d lines)", strings.Count(rest, "\n")+1)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/toolpipe/toolpipe/internal/preview"
 	"io"
 	"os"
 	"strings"
@@ -173,10 +174,7 @@ func (e *env) follow(ctx context.Context, t *toolpipe.Turn, stderr io.Writer) (t
 
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
-	if len(s) > 100 {
-		s = s[:100] + "…"
-	}
-	return s
+	return preview.Shorten(s, 100)
 }
 
 // runStream hands blocks to the turn as they arrive on stdin, one per line. The turn

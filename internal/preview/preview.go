@@ -139,3 +139,18 @@ func Message(p Output) string {
 	b.WriteString(ClosingTag)
 	return b.String()
 }
+
+// Shorten is s cut to at most n characters, with "…" after it when it was
+// longer. A line shortened for display is cut by characters, never by bytes: a
+// byte cut can split a character, and a program reading the output as UTF-8
+// then fails (issue 41 item 5).
+func Shorten(s string, n int) string {
+	i := 0
+	for k := range s {
+		if i == n {
+			return s[:k] + "…"
+		}
+		i++
+	}
+	return s
+}

@@ -155,3 +155,15 @@ func BenchmarkPreview(b *testing.B) {
 		Preview(content, PreviewSizeBytes)
 	}
 }
+
+func TestShortenCutsByCharacters(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		n    int
+		want string
+	}{{"héllo", 5, "héllo"}, {"héllo", 2, "hé…"}, {"ééé", 1, "é…"}, {"", 3, ""}, {"abc", 0, "…"}} {
+		if got := Shorten(c.s, c.n); got != c.want {
+			t.Errorf("Shorten(%q, %d) = %q, want %q", c.s, c.n, got, c.want)
+		}
+	}
+}
