@@ -49,10 +49,14 @@ func (TaskCreate) Spec() Spec {
     "activeForm": {"type": "string", "description": "Present continuous form shown in spinner when in_progress (e.g., \"Running tests\")"},
     "metadata": {"type": "object", "additionalProperties": true, "description": "Arbitrary metadata to attach to the task"}
   },
-  "required": ["subject", "description"],
+  "required": ["subject"],
   "additionalProperties": false
 }`)
 }
+
+// TaskCreate's published schema (sdk-tools.d.ts) requires description, but Claude
+// Code 2.1.328 creates a task without one (issue 41 item 3), so a model that leaves
+// it out is not refused here either.
 
 // Summary: the subject.
 func (TaskCreate) Summary(input json.RawMessage) string {
