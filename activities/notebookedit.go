@@ -285,7 +285,10 @@ func editNotebook(call tool.Call) (tool.Output, *notebookEditResponse) {
 	}
 	obj.set("cells", cells)
 	f := decodeText(data)
-	updated := stringifyJS(obj, 1) + "\n"
+	updated := stringifyJS(obj, 1)
+	if strings.HasSuffix(f.text, "\n") { // the file's own ending, as Claude Code keeps it (issue 41 item 4)
+		updated += "\n"
+	}
 	if err := writeFileAtomic(path, f.encode(keepBOM(f.text, updated))); err != nil {
 		out, _ := fileToolError(NotebookEditName, path, err)
 		return out, nil

@@ -51,8 +51,9 @@ func notebookCells(t *testing.T, path string) []map[string]any {
 
 // TestNotebookEdit: replace clears a code cell's outputs, insert goes after the
 // cell named (with an id derived from the call, the same on a retry), delete
-// removes; the file keeps its key order and JavaScript's number forms, ends with
-// a newline, and the hook response is NotebookEditOutput.
+// removes; the file keeps its key order, JavaScript's number forms and its own
+// ending (none here, as json.dump writes it; TestNotebookEditKeepsAFinalNewline),
+// and the hook response is NotebookEditOutput.
 func TestNotebookEdit(t *testing.T) {
 	a := newActs(t)
 	dir := t.TempDir()
@@ -75,7 +76,7 @@ func TestNotebookEdit(t *testing.T) {
 		t.Errorf("replace: %v", cells[1])
 	}
 	b, _ := os.ReadFile(p)
-	if !strings.HasPrefix(string(b), "{\n \"metadata\": {\n  \"language_info\"") || !strings.Contains(string(b), `"scale": 1`+"\n") || !strings.HasSuffix(string(b), "}\n") {
+	if !strings.HasPrefix(string(b), "{\n \"metadata\": {\n  \"language_info\"") || !strings.Contains(string(b), `"scale": 1`+"\n") || !strings.HasSuffix(string(b), "\n}") {
 		t.Errorf("layout not JSON.stringify(nb, null, 1)'s:\n%s", b)
 	}
 	var resp notebookEditResponse
@@ -107,6 +108,23 @@ func TestNotebookEdit(t *testing.T) {
 	out = runNotebookEdit(t, a, call(t, NotebookEditName, dir, map[string]any{"notebook_path": p, "new_source": "top", "cell_type": "markdown", "edit_mode": "insert"}, p))
 	if cells = notebookCells(t, p); out.IsError || cells[0]["source"] != "top" || cells[0]["outputs"] != nil {
 		t.Errorf("insert at the start: %q, %v", out.Content, cells[0])
+	}
+}
+
+// A notebook that ends with a newline keeps it (issue 41 item 4: one that had
+// none was given one).
+func TestNotebookEditKeepsAFinalNewline(t *testing.T) {
+	a := newActs(t)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "n.ipynb")
+	if err := os.WriteFile(p, []byte(notebookV45+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := runNotebookEdit(t, a, call(t, NotebookEditName, dir, map[string]any{"notebook_path": p, "cell_id": "b", "new_source": "print(2)"}, p)); out.IsError {
+		t.Fatal(out.Content)
+	}
+	if b, _ := os.ReadFile(p); !strings.HasSuffix(string(b), "}\n") || strings.HasSuffix(string(b), "\n\n") {
+		t.Errorf("the final newline: %q", b[len(b)-5:])
 	}
 }
 

@@ -79,7 +79,34 @@ var notebookCases = []parityCase{
 		blk("NotebookEdit", `{"notebook_path":"$D/n.ipynb","cell_id":"calc"}`)}},
 	{name: "nb_edit_notebook", fixtures: nb, blocks: []caseBlock{blk("Read", nbRead),
 		blk("Edit", `{"file_path":"$D/n.ipynb","old_string":"x * 2","new_string":"x * 3"}`)}},
+	// Issue 41 item 4: a notebook without a final newline (Python's json.dump
+	// writes it so) keeps its ending.
+	{name: "nb_no_final_newline", files: map[string]string{"n.ipynb": nbNoFinalNewline}, blocks: []caseBlock{blk("Read", nbRead),
+		blk("NotebookEdit", `{"notebook_path":"$D/n.ipynb","cell_id":"c1","new_source":"print(2)"}`)}},
 }
+
+// nbNoFinalNewline is a notebook as json.dump(nb, f, indent=2) writes it.
+const nbNoFinalNewline = `{
+  "cells": [
+    {
+      "cell_type": "code",
+      "execution_count": 1,
+      "id": "c1",
+      "metadata": {},
+      "outputs": [],
+      "source": [
+        "print(1)"
+      ]
+    }
+  ],
+  "metadata": {
+    "language_info": {
+      "name": "python"
+    }
+  },
+  "nbformat": 4,
+  "nbformat_minor": 5
+}`
 
 // TestParityNotebookEdit compares NotebookEdit's results and the notebooks it
 // leaves (cases_notebook_test.go).
