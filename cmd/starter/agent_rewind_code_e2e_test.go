@@ -1,11 +1,9 @@
 package main
 
 import (
-	"errors"
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -220,22 +218,7 @@ func TestAgentRewindOfAClosedSessionUsesItsOwnDirectory(t *testing.T) {
 	st := scriptedStarter{t: t, state: state, model: fake.URL()}
 	st.ok(work, "agent", "--session", "own", "--checkpoints", "one turn")
 	end, other := snapshot(t, work), snapshot(t, elsewhere)
-	from := func(dir string, args ...string) (int, string) {
-		t.Helper()
-		cmd := starter(t, state, args...)
-		cmd.Dir = dir
-		cmd.Env = append(cmd.Env, "ANTHROPIC_BASE_URL="+fake.URL(), "ANTHROPIC_API_KEY=k-e2e")
-		out, err := cmd.CombinedOutput()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return ee.ExitCode(), string(out)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return 0, string(out)
-	}
-	if code, out := from(elsewhere, "agent", "rewind", "own", "--to", "1", "--code", "--workdir", elsewhere); code != 2 || !strings.Contains(out, "works in "+work) {
+	if code, out := st.runIn(elsewhere, "agent", "rewind", "own", "--to", "1", "--code", "--workdir", elsewhere); code != 2 || !strings.Contains(out, "works in "+work) {
 		t.Errorf("a code rewind into another directory: exit %d, want 2 naming the session's directory\n%s", code, out)
 	}
 	if got := snapshot(t, elsewhere); !maps.Equal(got, other) {
@@ -244,7 +227,7 @@ func TestAgentRewindOfAClosedSessionUsesItsOwnDirectory(t *testing.T) {
 	if got := snapshot(t, work); !maps.Equal(got, end) {
 		t.Errorf("the refused rewind changed the session's directory: %v", got)
 	}
-	if code, out := from(elsewhere, "agent", "rewind", "own", "--to", "1", "--code"); code != 0 {
+	if code, out := st.runIn(elsewhere, "agent", "rewind", "own", "--to", "1", "--code"); code != 0 {
 		t.Fatalf("a code rewind from another directory: exit %d\n%s", code, out)
 	}
 	if got := snapshot(t, work); got["gone.txt"] != "x\n" || got["new.txt"] != "" {

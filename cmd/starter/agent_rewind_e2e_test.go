@@ -90,10 +90,19 @@ type scriptedStarter struct {
 	state, model string
 }
 
-// run returns the exit code and the combined output.
+// run returns the exit code and the combined output of the starter run with
+// --workdir dir.
 func (s scriptedStarter) run(dir string, args ...string) (int, string) {
 	s.t.Helper()
-	cmd := starter(s.t, s.state, append(args, "--workdir", dir)...)
+	return s.runIn("", append(args, "--workdir", dir)...)
+}
+
+// runIn runs the starter in the current directory cwd ("": the test's), with
+// args as they are: no --workdir unless args give one.
+func (s scriptedStarter) runIn(cwd string, args ...string) (int, string) {
+	s.t.Helper()
+	cmd := starter(s.t, s.state, args...)
+	cmd.Dir = cwd
 	cmd.Env = append(cmd.Env, "ANTHROPIC_BASE_URL="+s.model, "ANTHROPIC_API_KEY=k-e2e")
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
