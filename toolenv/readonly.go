@@ -3,6 +3,7 @@ package toolenv
 import (
 	"fmt"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -50,8 +51,12 @@ var unsetForReadOnly = []string{
 // cannot run programs or reach the network whatever its config files say, and
 // pagers are cat. A GIT_CONFIG_COUNT the worker set is kept, with these entries
 // after it (the last value of a key wins).
-func ReadOnly(environ []string) []string {
-	out := make([]string, 0, len(environ)+2*len(readOnlyGitConfig)+4)
+func ReadOnly(environ []string) []string { return readOnly(environ, nil) }
+
+// readOnly is ReadOnly with extra entries after readOnlyGitConfig.
+func readOnly(environ []string, extra [][2]string) []string {
+	entries := slices.Concat(readOnlyGitConfig, extra)
+	out := make([]string, 0, len(environ)+2*len(entries)+4)
 	count := 0
 	for _, kv := range environ {
 		name, v, _ := strings.Cut(kv, "=")
@@ -59,15 +64,15 @@ func ReadOnly(environ []string) []string {
 		case name == "GIT_CONFIG_COUNT":
 			count, _ = strconv.Atoi(v)
 			continue
-		case contains(unsetForReadOnly, name):
+		case slices.Contains(unsetForReadOnly, name):
 			continue
 		}
 		out = append(out, kv)
 	}
-	for i, kv := range readOnlyGitConfig {
+	for i, kv := range entries {
 		out = append(out, fmt.Sprintf("GIT_CONFIG_KEY_%d=%s", count+i, kv[0]), fmt.Sprintf("GIT_CONFIG_VALUE_%d=%s", count+i, kv[1]))
 	}
-	return append(out, fmt.Sprintf("GIT_CONFIG_COUNT=%d", count+len(readOnlyGitConfig)),
+	return append(out, fmt.Sprintf("GIT_CONFIG_COUNT=%d", count+len(entries)),
 		"GIT_PAGER=cat", "PAGER=cat", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
 }
 
@@ -84,30 +89,12 @@ func ReadOnly(environ []string) []string {
 // left out). The drivers are listed by `git config --get-regexp`, which reads the
 // files and runs nothing, under the same read-only settings.
 func ReadOnlyIn(environ []string, dir string) []string {
-	env := ReadOnly(environ)
-	extra := gitDriverOverrides(env, dir)
-	if len(extra) == 0 {
-		return env
+	extra := gitDriverOverrides(ReadOnly(environ), dir)
+	env := readOnly(environ, extra)
+	if slices.Contains(extra, [2]string{"diff.external", "true"}) {
+		env = append(env, "GIT_EXTERNAL_DIFF=true") // the variable wins over diff.external
 	}
-	count := 0
-	out := make([]string, 0, len(env)+2*len(extra)+1)
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "GIT_CONFIG_COUNT="); ok {
-			count, _ = strconv.Atoi(v)
-			continue
-		}
-		out = append(out, kv)
-	}
-	for i, kv := range extra {
-		out = append(out, fmt.Sprintf("GIT_CONFIG_KEY_%d=%s", count+i, kv[0]), fmt.Sprintf("GIT_CONFIG_VALUE_%d=%s", count+i, kv[1]))
-	}
-	out = append(out, fmt.Sprintf("GIT_CONFIG_COUNT=%d", count+len(extra)))
-	for _, kv := range extra {
-		if kv[0] == "diff.external" {
-			return append(out, "GIT_EXTERNAL_DIFF=true") // the variable wins over diff.external
-		}
-	}
-	return out
+	return env
 }
 
 // gitDriverOverrides lists the overrides of the drivers git would find in dir.
@@ -146,13 +133,4 @@ func gitDriverOverrides(env []string, dir string) [][2]string {
 		}
 	}
 	return extra
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
