@@ -97,11 +97,6 @@ func (dr *driver) answer(ctx context.Context, q queued) resultMessage {
 	dr.mu.Lock()
 	dr.current = p
 	dr.mu.Unlock()
-	defer func() {
-		dr.mu.Lock()
-		dr.current = nil
-		dr.mu.Unlock()
-	}()
 	dr.state(session, "running")
 	_ = dr.ch.send(dr.initFor(p, in))
 	f := newFollower(dr, p, from)
